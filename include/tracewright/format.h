@@ -1,0 +1,222 @@
+/*
+ * tracewright/format.h - pluggable formats and the format registry.
+ *
+ * A format is one constant tw_format descriptor: names, file extensions,
+ * capability flags, its own options, a probe, and a reader and/or a writer
+ * as plain function pointers.  All formats are listed in one registry table
+ * (src/formats/registry.c).  This header is both the contract a format
+ * implements and the API the CLI uses to find and run formats.
+ */
+#ifndef TRACEWRIGHT_FORMAT_H
+#define TRACEWRIGHT_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "event.h"
+#include "io.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of the descriptor layout; new fields are only ever appended. */
+#define TW_FORMAT_ABI 1
+
+/* Status codes of reader and writer functions. */
+enum {
+    TW_OK = 0,    /* an event was produced / accepted */
+    TW_EOF = 1,   /* no more events */
+    TW_ERR = -1   /* unrecoverable; already reported to the diagnostics sink */
+};
+
+/* Capability flags (tw_format.flags). */
+enum {
+    TW_FMT_TEXT = 1u << 0,     /* line-oriented text */
+    TW_FMT_BINARY = 1u << 1,   /* binary records */
+    TW_FMT_LOSSLESS = 1u << 2, /* holds every event field (the canonical stream) */
+    TW_FMT_THREADS = 1u << 3,  /* records thread ids */
+    TW_FMT_ORIGIN = 1u << 4    /* may carry an absolute wall-clock origin */
+};
+
+/* ------------------------------------------------------------------------ */
+/* Format options                                                            */
+/* ------------------------------------------------------------------------ */
+
+typedef enum tw_opt_type {
+    TW_OPT_BOOL = 0, /* yes/no, true/false, on/off, 1/0 */
+    TW_OPT_INT,      /* signed decimal */
+    TW_OPT_STRING,
+    TW_OPT_CHOICE    /* one of `choices` ("a|b|c") */
+} tw_opt_type;
+
+enum { TW_OPT_READ = 1u << 0, TW_OPT_WRITE = 1u << 1 };
+
+/*
+ * One option of a format.  Names carry the format's name as a prefix
+ * ("rtl-subscopes") so that they are unique across the registry; the CLI
+ * accepts them as --NAME[=VALUE] (and --no-NAME for booleans).
+ */
+typedef struct tw_option {
+    const char *name;
+    tw_opt_type type;
+    const char *def;      /* default value, as text */
+    const char *choices;  /* TW_OPT_CHOICE only */
+    unsigned applies;     /* TW_OPT_READ and/or TW_OPT_WRITE */
+    const char *help;     /* one line */
+} tw_option;
+
+/* A set of option values given by the user. */
+typedef struct tw_optset tw_optset;
+
+tw_optset *tw_optset_new(void);
+void tw_optset_free(tw_optset *set);
+/*
+ * Set option `name` (without dashes) to `value` (NULL = a bare flag, which
+ * means "yes" for booleans).  The name must belong to a registered format
+ * and the value must fit its type; otherwise a message is written to `err`
+ * and -1 is returned.
+ */
+int tw_optset_set(tw_optset *set, const char *name, const char *value,
+                  char *err, size_t errlen);
+/* Values as the formats read them; defaults come from the option table. */
+bool tw_opt_bool(const tw_optset *set, const char *name);
+int64_t tw_opt_int(const tw_optset *set, const char *name);
+const char *tw_opt_str(const tw_optset *set, const char *name);
+
+/* ------------------------------------------------------------------------ */
+/* What a reader and a writer are given                                      */
+/* ------------------------------------------------------------------------ */
+
+typedef struct tw_read_ctx {
+    tw_input *in;
+    tw_strtab *strtab;
+    tw_diag_sink *diag;
+    const tw_optset *opts;   /* never NULL */
+    tw_trace_info *info;     /* the reader fills this in during open */
+} tw_read_ctx;
+
+/* Tally of what a writer could not represent; reported once at the end. */
+typedef struct tw_loss tw_loss;
+
+typedef struct tw_write_ctx {
+    tw_output *out;
+    tw_strtab *strtab;
+    tw_diag_sink *diag;
+    const tw_optset *opts;        /* never NULL */
+    const tw_trace_info *info;    /* of the stream being written */
+    tw_loss *loss;
+} tw_write_ctx;
+
+/*
+ * Count `n` items the writer could not hold, under a short plural noun
+ * phrase with static storage ("instant events", "thread ids").  All of them
+ * are summarised in one lossy-conversion warning when the writer finishes.
+ */
+void tw_loss_add(tw_loss *loss, const char *what, uint64_t n);
+/* Count one timestamp rounded to the writer's clock, named by `unit`
+ * ("millisecond"); reported in one precision-loss warning. */
+void tw_loss_round(tw_loss *loss, const char *unit);
+
+/* ------------------------------------------------------------------------ */
+/* The descriptor                                                            */
+/* ------------------------------------------------------------------------ */
+
+typedef struct tw_format {
+    unsigned abi;                   /* TW_FORMAT_ABI */
+    const char *name;               /* "rtl" */
+    const char *const *aliases;     /* NULL-terminated, may be NULL */
+    const char *const *extensions;  /* NULL-terminated (".log"), may be NULL */
+    const char *description;        /* one line */
+    unsigned flags;                 /* TW_FMT_* */
+    const tw_option *options;       /* terminated by a NULL name; may be NULL */
+
+    /*
+     * Confidence 0..100 that `head` (the first bytes, at most TW_HEAD_MAX)
+     * is in this format; `path` (may be NULL) is a hint.  Pure; never fails.
+     */
+    int (*probe)(const unsigned char *head, size_t len, const char *path);
+
+    /* Reader (all NULL when the format cannot be read). */
+    int (*read_open)(const tw_read_ctx *ctx, void **state);
+    int (*read_next)(void *state, tw_event *ev);   /* TW_OK, TW_EOF, TW_ERR */
+    void (*read_close)(void *state);
+
+    /* Writer (all NULL when the format cannot be written). */
+    int (*write_begin)(const tw_write_ctx *ctx, void **state);
+    int (*write_event)(void *state, const tw_event *ev);
+    int (*write_end)(void *state);   /* complete the output */
+    void (*write_free)(void *state);
+} tw_format;
+
+/* ------------------------------------------------------------------------ */
+/* Registry and detection                                                    */
+/* ------------------------------------------------------------------------ */
+
+size_t tw_format_count(void);
+const tw_format *tw_format_at(size_t i);
+/* By name or alias (case-sensitive); NULL if none. */
+const tw_format *tw_format_find(const char *name);
+/* The format whose extension list holds the path's extension and that can
+ * read (want_writer false) or write (true); NULL if none or several. */
+const tw_format *tw_format_by_extension(const char *path, bool want_writer);
+static inline bool tw_format_can_read(const tw_format *f) {
+    return f->read_open != NULL;
+}
+static inline bool tw_format_can_write(const tw_format *f) {
+    return f->write_begin != NULL;
+}
+/* An option of any format by name; *owner (may be NULL) gets its format. */
+const tw_option *tw_option_find(const char *name, const tw_format **owner);
+
+typedef struct tw_probe_result {
+    const tw_format *format;
+    int score;
+} tw_probe_result;
+
+/* A detection decision needs a unique best score of at least this. */
+#define TW_DETECT_MIN_SCORE 50
+
+/*
+ * Run every readable format's probe.  Fills `res` with the formats that
+ * scored above zero, best first (ties in registry order), and returns how
+ * many there were (may exceed `cap`; only `cap` are stored).
+ */
+size_t tw_detect(const unsigned char *head, size_t len, const char *path,
+                 tw_probe_result *res, size_t cap);
+/* The detected format, or NULL when no format scored at least
+ * TW_DETECT_MIN_SCORE or the best score is shared. */
+const tw_format *tw_detect_pick(const tw_probe_result *res, size_t n);
+
+/* ------------------------------------------------------------------------ */
+/* Running a reader or a writer                                              */
+/* ------------------------------------------------------------------------ */
+
+typedef struct tw_reader tw_reader;
+
+/* Open a reader of `fmt` on `in` (both must outlive it).  `opts` may be
+ * NULL.  Returns TW_OK or TW_ERR (reported). */
+int tw_reader_open(const tw_format *fmt, tw_input *in, tw_strtab *strtab,
+                   tw_diag_sink *diag, const tw_optset *opts,
+                   tw_reader **out);
+int tw_reader_next(tw_reader *r, tw_event *ev);  /* TW_OK, TW_EOF, TW_ERR */
+const tw_trace_info *tw_reader_info(const tw_reader *r);
+const tw_format *tw_reader_format(const tw_reader *r);
+void tw_reader_close(tw_reader *r);
+
+typedef struct tw_writer tw_writer;
+
+int tw_writer_open(const tw_format *fmt, tw_output *out, tw_strtab *strtab,
+                   tw_diag_sink *diag, const tw_optset *opts,
+                   const tw_trace_info *info, tw_writer **outw);
+int tw_writer_event(tw_writer *w, const tw_event *ev);  /* TW_OK / TW_ERR */
+/* Complete the output and report what was lost or rounded. */
+int tw_writer_finish(tw_writer *w);
+void tw_writer_free(tw_writer *w);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TRACEWRIGHT_FORMAT_H */

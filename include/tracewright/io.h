@@ -1,0 +1,178 @@
+/*
+ * tracewright/io.h - input and output.
+ *
+ * tw_input reads a file (memory-mapped when it is a regular file), a pipe or
+ * standard input (buffered reads), or a memory block.  It hands out lines
+ * (LF or CRLF, the last one may lack its newline) or raw bytes, and keeps
+ * track of byte offsets and line numbers.
+ *
+ * tw_output is a buffered writer over a file descriptor or a growable memory
+ * block.  It remembers the first write error; tw_output_close() returns it.
+ * It also carries the JSON and CSV emit helpers used by writers and reports.
+ */
+#ifndef TRACEWRIGHT_IO_H
+#define TRACEWRIGHT_IO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "diag.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Input                                                                     */
+/* ------------------------------------------------------------------------ */
+
+typedef struct tw_input tw_input;
+
+/* How many bytes tw_input_head() shows to format probes. */
+#define TW_HEAD_MAX 4096
+
+/* Default longest line accepted, in bytes (see tw_input_opts.max_line). */
+#define TW_DEFAULT_MAX_LINE ((size_t)64 << 20)
+
+typedef struct tw_input_opts {
+    size_t max_line;  /* longest line in bytes; 0 = TW_DEFAULT_MAX_LINE */
+    bool no_mmap;     /* read regular files with read(2) too */
+} tw_input_opts;
+
+/*
+ * Open `path` ("-" = standard input).  Problems (missing file, directory,
+ * permission) are reported to `diag` with rule io-error; the result is then
+ * -1.  `opts` may be NULL.  The sink must outlive the input.
+ */
+int tw_input_open(const char *path, const tw_input_opts *opts,
+                  tw_diag_sink *diag, tw_input **out);
+/* Read from a memory block (not copied; must outlive the input). */
+int tw_input_open_mem(const void *data, size_t len, const char *name,
+                      const tw_input_opts *opts, tw_diag_sink *diag,
+                      tw_input **out);
+void tw_input_close(tw_input *in);
+
+/* Display name used in diagnostics: the path, or "<stdin>". */
+const char *tw_input_name(const tw_input *in);
+/* The path as given, or NULL for standard input and memory blocks. */
+const char *tw_input_path(const tw_input *in);
+/* Total size in bytes when known (regular files, memory), else -1. */
+int64_t tw_input_size(const tw_input *in);
+/* Identity of the underlying file (for "input is also the output" checks);
+ * false when there is none. */
+bool tw_input_file_id(const tw_input *in, uint64_t *dev, uint64_t *ino);
+
+/*
+ * The first bytes of the input (at most TW_HEAD_MAX) without consuming
+ * them.  Call before reading anything.  Returns the number of bytes.
+ */
+size_t tw_input_head(tw_input *in, const unsigned char **p);
+
+typedef struct tw_line {
+    const char *s;    /* the line without its LF / CRLF */
+    size_t len;
+    uint64_t no;      /* 1-based line number */
+    uint64_t offset;  /* byte offset of the first byte of the line */
+    bool eol;         /* the line ended with a newline */
+} tw_line;
+
+/*
+ * The next line: 1 = got one, 0 = end of input, -1 = read error (reported).
+ * A line longer than the limit is reported (line-too-long) and skipped.
+ * The line stays valid until the next call on this input.
+ */
+int tw_input_getline(tw_input *in, tw_line *line);
+
+/*
+ * Binary access: make up to `want` bytes at the current position available
+ * at *p and set *got (fewer than `want` only at the end of the input).
+ * Returns 0, or -1 on a read error (reported).  `want` may not exceed
+ * 1 MiB for pipes.  The bytes stay valid until the next call.
+ */
+int tw_input_peek(tw_input *in, size_t want, const unsigned char **p,
+                  size_t *got);
+/* Consume `n` bytes previously made available by tw_input_peek(). */
+void tw_input_skip(tw_input *in, size_t n);
+/* Byte offset of the current position. */
+uint64_t tw_input_offset(const tw_input *in);
+
+/* ------------------------------------------------------------------------ */
+/* Output                                                                    */
+/* ------------------------------------------------------------------------ */
+
+typedef struct tw_output {
+    unsigned char *buf;
+    size_t len, cap;
+    int fd;          /* -1 for a memory output */
+    int err;         /* errno of the first failure, 0 if none */
+    bool own_fd;
+    uint64_t flushed;
+    char *name;
+} tw_output;
+
+/*
+ * Open `path` for writing (created or truncated; "-" or NULL = standard
+ * output).  Returns NULL with errno set on failure.
+ */
+tw_output *tw_output_open(const char *path);
+/* Buffered writer over an existing descriptor (not closed at the end). */
+tw_output *tw_output_fd(int fd, const char *name);
+/* Writer into a growable memory block; see tw_output_mem_data(). */
+tw_output *tw_output_mem(void);
+const char *tw_output_mem_data(const tw_output *out, size_t *len);
+const char *tw_output_name(const tw_output *out);
+
+/* Flush buffered bytes; returns 0 or the errno of the first failure. */
+int tw_output_flush(tw_output *out);
+/* Flush, close and free; returns 0 or the errno of the first failure. */
+int tw_output_close(tw_output *out);
+
+void tw_out_write_slow(tw_output *out, const void *p, size_t n);
+
+static inline void tw_out_write(tw_output *out, const void *p, size_t n) {
+    if (out->cap - out->len >= n) {
+        memcpy(out->buf + out->len, p, n);
+        out->len += n;
+    } else {
+        tw_out_write_slow(out, p, n);
+    }
+}
+static inline void tw_out_putc(tw_output *out, char c) {
+    if (out->len < out->cap) out->buf[out->len++] = (unsigned char)c;
+    else tw_out_write_slow(out, &c, 1);
+}
+void tw_out_str(tw_output *out, const char *s);
+void tw_out_u64(tw_output *out, uint64_t v);
+void tw_out_i64(tw_output *out, int64_t v);
+/* Decimal, zero-padded to at least `width` digits. */
+void tw_out_u64_pad(tw_output *out, uint64_t v, unsigned width);
+void tw_out_printf(tw_output *out, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/*
+ * A JSON string literal (with quotes).  Control characters are escaped,
+ * other UTF-8 is written as is; each byte that is not part of valid UTF-8
+ * is written as U+FFFD.  Returns false when such bytes were replaced.
+ */
+bool tw_out_json_str(tw_output *out, const char *s, size_t len);
+/* Base64 (RFC 4648, with padding) of `len` bytes, without quotes. */
+void tw_out_base64(tw_output *out, const void *p, size_t len);
+/* One CSV field, quoted per RFC 4180 when it needs to be. */
+void tw_out_csv_field(tw_output *out, const char *s, size_t len);
+
+/* ------------------------------------------------------------------------ */
+/* Text helpers                                                              */
+/* ------------------------------------------------------------------------ */
+
+/* True when the bytes are valid UTF-8 (no overlongs, no surrogates). */
+bool tw_utf8_valid(const char *s, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TRACEWRIGHT_IO_H */

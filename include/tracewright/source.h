@@ -1,0 +1,53 @@
+/*
+ * tracewright/source.h - one event stream from one or several inputs.
+ *
+ * A tw_source opens each input, detects its format (unless one is forced),
+ * runs its reader and merges the streams by timestamp (ties keep input
+ * order).  A single input passes through unchanged.  When every input has a
+ * wall-clock origin, the streams are put on the first input's clock so that
+ * logs of several processes line up; otherwise they are merged on their own
+ * clocks and a no-common-clock warning says so.
+ */
+#ifndef TRACEWRIGHT_SOURCE_H
+#define TRACEWRIGHT_SOURCE_H
+
+#include "format.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tw_source tw_source;
+
+typedef struct tw_source_opts {
+    const tw_format *format;  /* reader for every input; NULL = detect */
+    const tw_optset *opts;    /* format options; may be NULL */
+    tw_input_opts input;
+} tw_source_opts;
+
+/*
+ * Detect the format of `in` from its first bytes and its name.  On failure
+ * an unknown-format error naming the candidates is reported and NULL is
+ * returned.  *score (may be NULL) receives the winning confidence.
+ */
+const tw_format *tw_detect_input(tw_input *in, tw_diag_sink *diag, int *score);
+
+/* Open `n` inputs ("-" = standard input).  `o` may be NULL.  Returns TW_OK
+ * or TW_ERR (reported). */
+int tw_source_open(const char *const *paths, size_t n, const tw_source_opts *o,
+                   tw_strtab *strtab, tw_diag_sink *diag, tw_source **out);
+/* The next event in time order: TW_OK, TW_EOF or TW_ERR (reported). */
+int tw_source_next(tw_source *src, tw_event *ev);
+/* Trace information of the merged stream. */
+const tw_trace_info *tw_source_info(const tw_source *src);
+size_t tw_source_input_count(const tw_source *src);
+tw_input *tw_source_input(const tw_source *src, size_t i);
+const tw_format *tw_source_input_format(const tw_source *src, size_t i);
+/* Events delivered so far. */
+uint64_t tw_source_event_count(const tw_source *src);
+void tw_source_close(tw_source *src);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TRACEWRIGHT_SOURCE_H */

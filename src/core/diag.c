@@ -1,0 +1,105 @@
+/* Diagnostics: the rule table and the reporting functions. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tracewright/diag.h"
+
+static const tw_rule_info rules[TW_RULE_COUNT] = {
+    [TW_R_IO_ERROR] = {"io-error", TW_SEV_ERROR,
+                       "an input or output could not be read or written"},
+    [TW_R_OUT_OF_MEMORY] = {"out-of-memory", TW_SEV_ERROR,
+                            "memory ran out"},
+    [TW_R_LIMIT] = {"limit-exceeded", TW_SEV_ERROR,
+                    "a configured limit was exceeded"},
+    [TW_R_UNKNOWN_FORMAT] = {"unknown-format", TW_SEV_ERROR,
+                             "the format of an input could not be detected"},
+    [TW_R_BAD_OPTION] = {"bad-option", TW_SEV_ERROR,
+                         "a format option has an invalid value"},
+    [TW_R_BAD_RECORD] = {"bad-record", TW_SEV_ERROR,
+                         "a line or record matches no grammar of the format"},
+    [TW_R_LINE_TOO_LONG] = {"line-too-long", TW_SEV_ERROR,
+                            "a line is longer than the configured limit"},
+    [TW_R_TRUNCATED_FILE] = {"truncated-file", TW_SEV_WARNING,
+                             "the input ends in the middle of a record"},
+    [TW_R_TIME_OVERFLOW] = {"time-overflow", TW_SEV_ERROR,
+                            "a time does not fit in 64-bit nanoseconds"},
+    [TW_R_INVALID_UTF8] = {"invalid-utf8", TW_SEV_WARNING,
+                           "text is not valid UTF-8"},
+    [TW_R_UNKNOWN_FIELD] = {"unknown-field", TW_SEV_WARNING,
+                            "a record has a field the format does not define"},
+    [TW_R_NO_COMMON_CLOCK] = {"no-common-clock", TW_SEV_WARNING,
+                              "merged inputs have no common time base"},
+    [TW_R_PID_COLLISION] = {"pid-collision", TW_SEV_WARNING,
+                            "merged inputs use the same process id"},
+    [TW_R_LOSSY] = {"lossy-conversion", TW_SEV_WARNING,
+                    "the output format cannot hold everything in the input"},
+    [TW_R_PRECISION] = {"precision-loss", TW_SEV_WARNING,
+                        "timestamps were rounded to a coarser clock"},
+    [TW_R_RTL_HEADER] = {"rtl-header", TW_SEV_WARNING,
+                         "an RTL header line is malformed or incomplete"},
+    [TW_R_RTL_REOPENED] = {"rtl-reopened", TW_SEV_NOTE,
+                           "an RTL log was closed and opened again"},
+    [TW_R_RTL_INTERLEAVED] = {"interleaved-record", TW_SEV_WARNING,
+                              "a record was split by another thread's output"},
+    [TW_R_LMS_UNMAPPED] = {"lms-unmapped-id", TW_SEV_ERROR,
+                           "an LMS id is used before its mapping line"},
+    [TW_R_LMS_ID_ORDER] = {"lms-id-order", TW_SEV_WARNING,
+                           "LMS mapping ids do not ascend from 0"},
+    [TW_R_LMS_DUP_LABEL] = {"lms-duplicate-label", TW_SEV_WARNING,
+                            "an LMS label is mapped to more than one id"},
+    [TW_R_LMS_REDEFINED] = {"lms-id-redefined", TW_SEV_WARNING,
+                            "an LMS id is mapped a second time"},
+    [TW_R_LMS_LEGACY] = {"lms-legacy-format", TW_SEV_NOTE,
+                         "an LMS file uses the 2015 label-per-line variant"},
+};
+
+static const char *const sev_names[TW_SEV_COUNT] = {"note", "warning", "error"};
+
+const char *tw_severity_name(tw_severity sev) {
+    return (unsigned)sev < TW_SEV_COUNT ? sev_names[sev] : "error";
+}
+
+const tw_rule_info *tw_rule_get(tw_rule rule) {
+    return (unsigned)rule < TW_RULE_COUNT ? &rules[rule] : NULL;
+}
+
+const tw_rule_info *tw_rule_find(const char *id) {
+    for (size_t i = 0; i < TW_RULE_COUNT; i++)
+        if (strcmp(rules[i].id, id) == 0) return &rules[i];
+    return NULL;
+}
+
+void tw_vreport(tw_diag_sink *sink, tw_severity sev, tw_rule rule,
+                const tw_loc *loc, const char *fmt, va_list ap) {
+    if (!sink) return;
+    if ((unsigned)sev >= TW_SEV_COUNT) sev = TW_SEV_ERROR;
+    sink->count[sev]++;
+    if (!sink->fn) return;
+    char msg[1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    tw_diag d;
+    memset(&d, 0, sizeof d);
+    d.rule = rule;
+    d.rule_id = tw_rule_get(rule) ? tw_rule_get(rule)->id : "internal";
+    d.severity = sev;
+    if (loc) d.loc = *loc;
+    d.message = msg;
+    sink->fn(sink->user, &d);
+}
+
+void tw_report(tw_diag_sink *sink, tw_rule rule, const tw_loc *loc,
+               const char *fmt, ...) {
+    const tw_rule_info *ri = tw_rule_get(rule);
+    va_list ap;
+    va_start(ap, fmt);
+    tw_vreport(sink, ri ? ri->severity : TW_SEV_ERROR, rule, loc, fmt, ap);
+    va_end(ap);
+}
+
+void tw_report_sev(tw_diag_sink *sink, tw_severity sev, tw_rule rule,
+                   const tw_loc *loc, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    tw_vreport(sink, sev, rule, loc, fmt, ap);
+    va_end(ap);
+}

@@ -1,0 +1,365 @@
+/*
+ * Input layer.  Three modes share one interface:
+ *   MAP     a regular file, memory-mapped; pages far behind the read
+ *           position are released so resident memory stays flat;
+ *   MEM     a caller's memory block (tests, fuzzers) or an empty file;
+ *   STREAM  pipes, terminals, sockets: read(2) into a growable window.
+ */
+#define _DEFAULT_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tracewright/io.h"
+#include "util.h"
+
+enum mode { MODE_MEM, MODE_MAP, MODE_STREAM };
+
+#define STREAM_BLOCK ((size_t)1 << 20)   /* bytes asked of read(2) at once */
+#define RELEASE_STEP ((size_t)32 << 20)  /* release mapped pages in steps */
+#define RELEASE_KEEP ((size_t)4 << 20)   /* keep this much behind the cursor */
+
+struct tw_input {
+    enum mode mode;
+    char *name;
+    char *path;
+    int fd;
+    bool own_fd;
+    tw_diag_sink *diag;
+    size_t max_line;
+    int64_t size;
+    bool have_id;
+    uint64_t dev, ino;
+    /* MEM and MAP */
+    const unsigned char *data;
+    size_t len;
+    void *map;
+    size_t released;
+    /* STREAM: buf[0..end) holds input bytes [base, base+end) */
+    unsigned char *buf;
+    size_t cap, end;
+    uint64_t base;
+    bool eof;
+    /* all modes */
+    uint64_t pos;     /* offset of the next unread byte */
+    uint64_t lineno;  /* lines returned or skipped so far */
+};
+
+static void io_error(tw_input *in, const char *what, int err) {
+    tw_loc loc = {.file = in->name, .kind = TW_LOC_FILE, .offset = in->pos};
+    tw_report(in->diag, TW_R_IO_ERROR, &loc, "%s: %s", what, strerror(err));
+}
+
+static tw_input *new_input(const char *name, const char *path,
+                           const tw_input_opts *opts, tw_diag_sink *diag) {
+    tw_input *in = calloc(1, sizeof *in);
+    if (!in) return NULL;
+    in->name = strdup(name);
+    in->path = path ? strdup(path) : NULL;
+    if (!in->name || (path && !in->path)) {
+        free(in->name);
+        free(in->path);
+        free(in);
+        return NULL;
+    }
+    in->fd = -1;
+    in->diag = diag;
+    in->max_line = opts && opts->max_line ? opts->max_line : TW_DEFAULT_MAX_LINE;
+    in->size = -1;
+    return in;
+}
+
+int tw_input_open_mem(const void *data, size_t len, const char *name,
+                      const tw_input_opts *opts, tw_diag_sink *diag,
+                      tw_input **out) {
+    tw_input *in = new_input(name ? name : "<memory>", NULL, opts, diag);
+    if (!in) {
+        tw_report(diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        return -1;
+    }
+    in->mode = MODE_MEM;
+    in->data = data;
+    in->len = len;
+    in->size = (int64_t)len;
+    *out = in;
+    return 0;
+}
+
+int tw_input_open(const char *path, const tw_input_opts *opts,
+                  tw_diag_sink *diag, tw_input **out) {
+    bool is_stdin = strcmp(path, "-") == 0;
+    tw_input *in = new_input(is_stdin ? "<stdin>" : path,
+                             is_stdin ? NULL : path, opts, diag);
+    if (!in) {
+        tw_report(diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        return -1;
+    }
+    if (is_stdin) {
+        in->fd = STDIN_FILENO;
+    } else {
+        int fd;
+        do fd = open(path, O_RDONLY | O_CLOEXEC);
+        while (fd < 0 && errno == EINTR);
+        if (fd < 0) {
+            tw_report(diag, TW_R_IO_ERROR, NULL, "cannot open '%s': %s", path,
+                      strerror(errno));
+            tw_input_close(in);
+            return -1;
+        }
+        in->fd = fd;
+        in->own_fd = true;
+    }
+    struct stat st;
+    if (fstat(in->fd, &st) != 0) {
+        tw_report(diag, TW_R_IO_ERROR, NULL, "cannot examine '%s': %s", in->name,
+                  strerror(errno));
+        tw_input_close(in);
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        tw_report(diag, TW_R_IO_ERROR, NULL, "cannot read '%s': %s", in->name,
+                  strerror(EISDIR));
+        tw_input_close(in);
+        return -1;
+    }
+    in->have_id = true;
+    in->dev = (uint64_t)st.st_dev;
+    in->ino = (uint64_t)st.st_ino;
+    in->mode = MODE_STREAM;
+    if (S_ISREG(st.st_mode)) {
+        off_t here = is_stdin ? lseek(in->fd, 0, SEEK_CUR) : 0;
+        if (here < 0) here = 0;
+        in->size = (int64_t)(st.st_size - here);
+        if (in->size < 0) in->size = 0;
+        if (in->size == 0) {
+            in->mode = MODE_MEM;
+            in->data = (const unsigned char *)"";
+            in->len = 0;
+        } else if (!(opts && opts->no_mmap) && (uint64_t)st.st_size <= SIZE_MAX) {
+            long pg = sysconf(_SC_PAGESIZE);
+            off_t aligned = here - (pg > 0 ? here % pg : 0);
+            size_t maplen = (size_t)(st.st_size - aligned);
+            void *m = mmap(NULL, maplen, PROT_READ, MAP_PRIVATE, in->fd, aligned);
+            if (m != MAP_FAILED) {
+#ifdef MADV_SEQUENTIAL
+                madvise(m, maplen, MADV_SEQUENTIAL);
+#endif
+                in->mode = MODE_MAP;
+                in->map = m;
+                in->released = 0;
+                in->data = (const unsigned char *)m + (here - aligned);
+                in->len = (size_t)in->size;
+                /* the mapping length is kept in `cap` for munmap */
+                in->cap = maplen;
+            }
+        }
+    }
+    *out = in;
+    return 0;
+}
+
+void tw_input_close(tw_input *in) {
+    if (!in) return;
+    if (in->mode == MODE_MAP && in->map) munmap(in->map, in->cap);
+    if (in->own_fd && in->fd >= 0) close(in->fd);
+    free(in->buf);
+    free(in->name);
+    free(in->path);
+    free(in);
+}
+
+const char *tw_input_name(const tw_input *in) { return in->name; }
+const char *tw_input_path(const tw_input *in) { return in->path; }
+int64_t tw_input_size(const tw_input *in) { return in->size; }
+uint64_t tw_input_offset(const tw_input *in) { return in->pos; }
+
+bool tw_input_file_id(const tw_input *in, uint64_t *dev, uint64_t *ino) {
+    if (!in->have_id) return false;
+    *dev = in->dev;
+    *ino = in->ino;
+    return true;
+}
+
+/* ---- MAP / MEM ----------------------------------------------------------- */
+
+static void release_behind(tw_input *in) {
+#ifdef MADV_DONTNEED
+    if (in->mode != MODE_MAP) return;
+    size_t consumed = (size_t)in->pos + (size_t)(in->data - (const unsigned char *)in->map);
+    if (consumed < in->released + RELEASE_STEP + RELEASE_KEEP) return;
+    long pg = sysconf(_SC_PAGESIZE);
+    size_t upto = consumed - RELEASE_KEEP;
+    if (pg > 0) upto -= upto % (size_t)pg;
+    if (upto > in->released) {
+        madvise((char *)in->map + in->released, upto - in->released, MADV_DONTNEED);
+        in->released = upto;
+    }
+#else
+    (void)in;
+#endif
+}
+
+/* ---- STREAM -------------------------------------------------------------- */
+
+/* Read more bytes into the window, keeping bytes from `keep_from` (an index
+ * into buf) onwards.  Returns 1 when bytes arrived, 0 at EOF, -1 on error. */
+static int stream_fill(tw_input *in, size_t keep_from, size_t min_room) {
+    if (in->eof) return 0;
+    if (keep_from > 0) {
+        memmove(in->buf, in->buf + keep_from, in->end - keep_from);
+        in->end -= keep_from;
+        in->base += keep_from;
+    }
+    if (in->cap - in->end < min_room) {
+        size_t ncap = in->cap ? in->cap : STREAM_BLOCK;
+        while (ncap - in->end < min_room) ncap *= 2;
+        unsigned char *nb = realloc(in->buf, ncap);
+        if (!nb) {
+            tw_report(in->diag, TW_R_OUT_OF_MEMORY, NULL,
+                      "out of memory reading '%s'", in->name);
+            return -1;
+        }
+        in->buf = nb;
+        in->cap = ncap;
+    }
+    for (;;) {
+        ssize_t n = read(in->fd, in->buf + in->end, in->cap - in->end);
+        if (n > 0) {
+            in->end += (size_t)n;
+            return 1;
+        }
+        if (n == 0) {
+            in->eof = true;
+            return 0;
+        }
+        if (errno == EINTR) continue;
+        io_error(in, "read failed", errno);
+        return -1;
+    }
+}
+
+static inline size_t stream_index(const tw_input *in) { return (size_t)(in->pos - in->base); }
+
+/* ---- lines --------------------------------------------------------------- */
+
+static void set_line(tw_input *in, tw_line *line, const unsigned char *s, size_t len,
+                     bool eol) {
+    if (len && s[len - 1] == '\r') len--;
+    line->s = (const char *)s;
+    line->len = len;
+    line->no = ++in->lineno;
+    line->offset = in->pos;
+    line->eol = eol;
+}
+
+static void too_long(tw_input *in, uint64_t offset) {
+    tw_loc loc = {.file = in->name, .kind = TW_LOC_TEXT, .line = in->lineno + 1,
+                  .col = 1, .offset = offset};
+    tw_report(in->diag, TW_R_LINE_TOO_LONG, &loc,
+              "line is longer than %zu bytes; skipped", in->max_line);
+    in->lineno++;
+}
+
+static int getline_mem(tw_input *in, tw_line *line) {
+    for (;;) {
+        if (in->pos >= in->len) return 0;
+        const unsigned char *s = in->data + in->pos;
+        size_t avail = in->len - (size_t)in->pos;
+        const unsigned char *nl = memchr(s, '\n', avail);
+        size_t len = nl ? (size_t)(nl - s) : avail;
+        if (len > in->max_line) {
+            too_long(in, in->pos);
+            in->pos += len + (nl != NULL);
+            continue;
+        }
+        set_line(in, line, s, len, nl != NULL);
+        in->pos += len + (nl != NULL);
+        release_behind(in);
+        return 1;
+    }
+}
+
+static int getline_stream(tw_input *in, tw_line *line) {
+    size_t scanned = 0;  /* bytes after the cursor known to hold no LF */
+    bool skipping = false;
+    for (;;) {
+        size_t at = stream_index(in);
+        size_t avail = in->end - at;
+        const unsigned char *s = in->buf + at;
+        const unsigned char *nl =
+            avail > scanned ? memchr(s + scanned, '\n', avail - scanned) : NULL;
+        if (nl) {
+            size_t len = (size_t)(nl - s);
+            if (skipping || len > in->max_line) {
+                if (!skipping) too_long(in, in->pos);
+                in->pos += len + 1;
+                skipping = false;
+                scanned = 0;
+                continue;
+            }
+            set_line(in, line, s, len, true);
+            in->pos += len + 1;
+            return 1;
+        }
+        scanned = avail;
+        if (!skipping && avail > in->max_line) {
+            too_long(in, in->pos);
+            skipping = true;
+        }
+        if (skipping) {  /* drop what we have, keep looking for the LF */
+            in->pos += avail;
+            scanned = 0;
+            at = stream_index(in);
+        }
+        if (in->eof) {
+            if (avail == 0 || skipping) return 0;
+            set_line(in, line, s, avail, false);
+            in->pos += avail;
+            return 1;
+        }
+        int r = stream_fill(in, at, STREAM_BLOCK / 2);
+        if (r < 0) return -1;
+    }
+}
+
+int tw_input_getline(tw_input *in, tw_line *line) {
+    return in->mode == MODE_STREAM ? getline_stream(in, line) : getline_mem(in, line);
+}
+
+/* ---- bytes --------------------------------------------------------------- */
+
+int tw_input_peek(tw_input *in, size_t want, const unsigned char **p, size_t *got) {
+    if (in->mode != MODE_STREAM) {
+        size_t avail = in->pos < in->len ? in->len - (size_t)in->pos : 0;
+        *p = in->data + in->pos;
+        *got = avail < want ? avail : want;
+        return 0;
+    }
+    while (in->end - stream_index(in) < want && !in->eof) {
+        size_t at = stream_index(in);
+        size_t room = want - (in->end - at);
+        if (stream_fill(in, at, room < STREAM_BLOCK ? STREAM_BLOCK : room) < 0) return -1;
+    }
+    size_t avail = in->end - stream_index(in);
+    *p = in->buf + stream_index(in);
+    *got = avail < want ? avail : want;
+    return 0;
+}
+
+void tw_input_skip(tw_input *in, size_t n) {
+    in->pos += n;
+    release_behind(in);
+}
+
+size_t tw_input_head(tw_input *in, const unsigned char **p) {
+    size_t got = 0;
+    if (tw_input_peek(in, TW_HEAD_MAX, p, &got) != 0) {
+        *p = (const unsigned char *)"";
+        return 0;
+    }
+    return got;
+}

@@ -1,0 +1,310 @@
+/*
+ * Buffered output with sticky error reporting, plus the number, JSON, CSV
+ * and base64 emit helpers every writer uses.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tracewright/io.h"
+#include "util.h"
+
+#define OUT_BUF ((size_t)256 << 10)
+
+static tw_output *new_output(int fd, const char *name, size_t cap) {
+    tw_output *o = calloc(1, sizeof *o);
+    if (!o) return NULL;
+    o->buf = malloc(cap);
+    o->name = strdup(name);
+    if (!o->buf || !o->name) {
+        free(o->buf);
+        free(o->name);
+        free(o);
+        errno = ENOMEM;
+        return NULL;
+    }
+    o->cap = cap;
+    o->fd = fd;
+    return o;
+}
+
+tw_output *tw_output_open(const char *path) {
+    if (!path || strcmp(path, "-") == 0) return tw_output_fd(STDOUT_FILENO, "<stdout>");
+    int fd;
+    do fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0) return NULL;
+    tw_output *o = new_output(fd, path, OUT_BUF);
+    if (!o) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return NULL;
+    }
+    o->own_fd = true;
+    return o;
+}
+
+tw_output *tw_output_fd(int fd, const char *name) { return new_output(fd, name, OUT_BUF); }
+
+tw_output *tw_output_mem(void) { return new_output(-1, "<memory>", 4096); }
+
+const char *tw_output_mem_data(const tw_output *o, size_t *len) {
+    *len = o->len;
+    return (const char *)o->buf;
+}
+
+const char *tw_output_name(const tw_output *o) { return o->name; }
+
+static void drain(tw_output *o) {
+    size_t off = 0;
+    while (off < o->len && !o->err) {
+        ssize_t n = write(o->fd, o->buf + off, o->len - off);
+        if (n > 0) {
+            off += (size_t)n;
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else {
+            o->err = n < 0 ? errno : EIO;
+        }
+    }
+    o->flushed += off;
+    o->len = 0;
+}
+
+void tw_out_write_slow(tw_output *o, const void *p, size_t n) {
+    const unsigned char *s = p;
+    if (o->fd < 0) {  /* memory: grow */
+        if (o->err) return;
+        size_t need = o->len + n;
+        if (need < o->len) {
+            o->err = ENOMEM;
+            return;
+        }
+        size_t cap = o->cap;
+        while (cap < need) cap *= 2;
+        unsigned char *nb = realloc(o->buf, cap);
+        if (!nb) {
+            o->err = ENOMEM;
+            return;
+        }
+        o->buf = nb;
+        o->cap = cap;
+        memcpy(o->buf + o->len, s, n);
+        o->len += n;
+        return;
+    }
+    while (n) {
+        if (o->err) {  /* after a failure, drop output quietly */
+            o->len = 0;
+            return;
+        }
+        size_t room = o->cap - o->len;
+        if (room == 0) {
+            drain(o);
+            continue;
+        }
+        size_t k = n < room ? n : room;
+        memcpy(o->buf + o->len, s, k);
+        o->len += k;
+        s += k;
+        n -= k;
+    }
+}
+
+int tw_output_flush(tw_output *o) {
+    if (o->fd >= 0) drain(o);
+    return o->err;
+}
+
+int tw_output_close(tw_output *o) {
+    if (!o) return 0;
+    int err = tw_output_flush(o);
+    if (o->own_fd) {
+        if (close(o->fd) != 0 && !err) err = errno;
+    }
+    free(o->buf);
+    free(o->name);
+    free(o);
+    return err;
+}
+
+void tw_out_str(tw_output *o, const char *s) { tw_out_write(o, s, strlen(s)); }
+
+static size_t fmt_u64(uint64_t v, char *end) {
+    char *p = end;
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return (size_t)(end - p);
+}
+
+void tw_out_u64(tw_output *o, uint64_t v) {
+    char tmp[24];
+    size_t n = fmt_u64(v, tmp + sizeof tmp);
+    tw_out_write(o, tmp + sizeof tmp - n, n);
+}
+
+void tw_out_i64(tw_output *o, int64_t v) {
+    if (v < 0) {
+        tw_out_putc(o, '-');
+        tw_out_u64(o, 0 - (uint64_t)v);
+    } else {
+        tw_out_u64(o, (uint64_t)v);
+    }
+}
+
+void tw_out_u64_pad(tw_output *o, uint64_t v, unsigned width) {
+    char tmp[24];
+    size_t n = fmt_u64(v, tmp + sizeof tmp);
+    for (; n < width && n < sizeof tmp; n++) tmp[sizeof tmp - n - 1] = '0';
+    tw_out_write(o, tmp + sizeof tmp - n, n);
+}
+
+void tw_out_printf(tw_output *o, const char *fmt, ...) {
+    char small[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if ((size_t)n < sizeof small) {
+        tw_out_write(o, small, (size_t)n);
+        return;
+    }
+    char *big = malloc((size_t)n + 1);
+    if (!big) {
+        o->err = ENOMEM;
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    tw_out_write(o, big, (size_t)n);
+    free(big);
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static inline bool json_needs_escape(unsigned c) {
+    return c < 0x20 || c == '"' || c == '\\' || c == 0x7f;
+}
+
+bool tw_out_json_str(tw_output *o, const char *str, size_t len) {
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *s = (const unsigned char *)str;
+    bool valid = true;
+    size_t run = 0;  /* start of the pending run of plain bytes */
+    tw_out_putc(o, '"');
+    for (size_t i = 0; i < len;) {
+        unsigned c = s[i];
+        if (c < 0x80) {
+            if (!json_needs_escape(c)) {
+                i++;
+                continue;
+            }
+            tw_out_write(o, s + run, i - run);
+            char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+            switch (c) {
+            case '"': tw_out_write(o, "\\\"", 2); break;
+            case '\\': tw_out_write(o, "\\\\", 2); break;
+            case '\b': tw_out_write(o, "\\b", 2); break;
+            case '\f': tw_out_write(o, "\\f", 2); break;
+            case '\n': tw_out_write(o, "\\n", 2); break;
+            case '\r': tw_out_write(o, "\\r", 2); break;
+            case '\t': tw_out_write(o, "\\t", 2); break;
+            default: tw_out_write(o, esc, 6); break;
+            }
+            run = ++i;
+            continue;
+        }
+        size_t k = tw_utf8_seq(s + i, len - i);
+        if (k) {
+            i += k;
+            continue;
+        }
+        tw_out_write(o, s + run, i - run);
+        tw_out_write(o, "\xEF\xBF\xBD", 3);  /* U+FFFD */
+        valid = false;
+        run = ++i;
+    }
+    tw_out_write(o, s + run, len - run);
+    tw_out_putc(o, '"');
+    return valid;
+}
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+void tw_out_base64(tw_output *o, const void *p, size_t len) {
+    const unsigned char *s = p;
+    size_t i = 0;
+    for (; i + 3 <= len; i += 3) {
+        uint32_t v = (uint32_t)s[i] << 16 | (uint32_t)s[i + 1] << 8 | s[i + 2];
+        char q[4] = {b64[v >> 18], b64[(v >> 12) & 63], b64[(v >> 6) & 63], b64[v & 63]};
+        tw_out_write(o, q, 4);
+    }
+    if (len - i == 1) {
+        uint32_t v = (uint32_t)s[i] << 16;
+        char q[4] = {b64[v >> 18], b64[(v >> 12) & 63], '=', '='};
+        tw_out_write(o, q, 4);
+    } else if (len - i == 2) {
+        uint32_t v = (uint32_t)s[i] << 16 | (uint32_t)s[i + 1] << 8;
+        char q[4] = {b64[v >> 18], b64[(v >> 12) & 63], b64[(v >> 6) & 63], '='};
+        tw_out_write(o, q, 4);
+    }
+}
+
+size_t tw_base64_decode(const char *s, size_t n, unsigned char *out) {
+    while (n && s[n - 1] == '=') n--;
+    if (n % 4 == 1) return (size_t)-1;
+    size_t o = 0;
+    uint32_t acc = 0;
+    unsigned bits = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        int v;
+        if (c >= 'A' && c <= 'Z') v = c - 'A';
+        else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
+        else if (c >= '0' && c <= '9') v = c - '0' + 52;
+        else if (c == '+') v = 62;
+        else if (c == '/') v = 63;
+        else return (size_t)-1;
+        acc = acc << 6 | (uint32_t)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[o++] = (unsigned char)(acc >> bits);
+        }
+    }
+    /* leftover bits must be zero for a canonical encoding */
+    if (bits && (acc & ((1u << bits) - 1))) return (size_t)-1;
+    return o;
+}
+
+/* ---- CSV ----------------------------------------------------------------- */
+
+void tw_out_csv_field(tw_output *o, const char *s, size_t len) {
+    bool quote = false;
+    for (size_t i = 0; i < len && !quote; i++)
+        quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+    if (!quote) {
+        tw_out_write(o, s, len);
+        return;
+    }
+    tw_out_putc(o, '"');
+    size_t run = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '"') {
+            tw_out_write(o, s + run, i + 1 - run);
+            tw_out_putc(o, '"');
+            run = i + 1;
+        }
+    }
+    tw_out_write(o, s + run, len - run);
+    tw_out_putc(o, '"');
+}

@@ -1,0 +1,254 @@
+/*
+ * One event stream from several inputs: detection, readers, and a k-way
+ * merge by timestamp over a binary heap (ties: lower input index first).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracewright/source.h"
+#include "util.h"
+
+struct src_in {
+    tw_input *in;
+    tw_reader *rd;
+    const tw_format *fmt;
+    int64_t shift;  /* added to every ts to reach the common clock */
+    tw_event ev;    /* the pending head event */
+    bool has_ev;
+};
+
+struct tw_source {
+    struct src_in *v;
+    size_t n;
+    size_t *heap;  /* indices of inputs with a pending event */
+    size_t heapn;
+    size_t last;   /* input whose event was handed out last; n = none */
+    tw_trace_info info;
+    uint64_t events;
+    tw_diag_sink *diag;
+};
+
+const tw_format *tw_detect_input(tw_input *in, tw_diag_sink *diag, int *score) {
+    const unsigned char *head;
+    size_t len = tw_input_head(in, &head);
+    tw_probe_result res[16];
+    size_t n = tw_detect(head, len, tw_input_path(in), res, 16);
+    if (n > 16) n = 16;
+    const tw_format *f = tw_detect_pick(res, n);
+    if (f) {
+        if (score) *score = res[0].score;
+        return f;
+    }
+    tw_loc loc = {.file = tw_input_name(in), .kind = TW_LOC_FILE};
+    if (len == 0) {
+        tw_report(diag, TW_R_UNKNOWN_FORMAT, &loc,
+                  "cannot detect the format of an empty input; use -f FORMAT");
+        return NULL;
+    }
+    char cand[256] = "";
+    size_t off = 0;
+    for (size_t i = 0; i < n && off < sizeof cand; i++)
+        off += (size_t)snprintf(cand + off, sizeof cand - off, "%s%s (confidence %d)",
+                                i ? ", " : "", res[i].format->name, res[i].score);
+    if (n == 0)
+        tw_report(diag, TW_R_UNKNOWN_FORMAT, &loc,
+                  "cannot detect the format: no format matches; use -f FORMAT "
+                  "(see 'tracewright formats')");
+    else if (res[0].score >= TW_DETECT_MIN_SCORE)
+        tw_report(diag, TW_R_UNKNOWN_FORMAT, &loc,
+                  "ambiguous format: candidates are %s; use -f %s or -f %s", cand,
+                  res[0].format->name, res[1].format->name);
+    else
+        tw_report(diag, TW_R_UNKNOWN_FORMAT, &loc,
+                  "cannot detect the format: best guesses are %s; use -f %s if that is "
+                  "right",
+                  cand, res[0].format->name);
+    return NULL;
+}
+
+/* ---- heap ---------------------------------------------------------------- */
+
+static bool before(const tw_source *s, size_t a, size_t b) {
+    int64_t ta = s->v[a].ev.ts, tb = s->v[b].ev.ts;
+    return ta < tb || (ta == tb && a < b);
+}
+
+static void heap_push(tw_source *s, size_t idx) {
+    size_t i = s->heapn++;
+    s->heap[i] = idx;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!before(s, s->heap[i], s->heap[p])) break;
+        size_t t = s->heap[i];
+        s->heap[i] = s->heap[p];
+        s->heap[p] = t;
+        i = p;
+    }
+}
+
+static size_t heap_pop(tw_source *s) {
+    size_t top = s->heap[0];
+    s->heap[0] = s->heap[--s->heapn];
+    size_t i = 0;
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < s->heapn && before(s, s->heap[l], s->heap[m])) m = l;
+        if (r < s->heapn && before(s, s->heap[r], s->heap[m])) m = r;
+        if (m == i) break;
+        size_t t = s->heap[i];
+        s->heap[i] = s->heap[m];
+        s->heap[m] = t;
+        i = m;
+    }
+    return top;
+}
+
+/* Pull the next event of input i into its slot: TW_OK, TW_EOF or TW_ERR. */
+static int pull(tw_source *s, size_t i) {
+    struct src_in *x = &s->v[i];
+    for (;;) {
+        int rc = tw_reader_next(x->rd, &x->ev);
+        x->has_ev = rc == TW_OK;
+        if (rc != TW_OK || x->shift == 0) return rc;
+        if (tw_add_i64(x->ev.ts, x->shift, &x->ev.ts)) return TW_OK;
+        tw_report(s->diag, TW_R_TIME_OVERFLOW, &x->ev.loc,
+                  "time does not fit in 64-bit nanoseconds once put on the common clock; "
+                  "event dropped");
+    }
+}
+
+/* ---- open / close -------------------------------------------------------- */
+
+static void merge_info(tw_source *s) {
+    tw_trace_info *mi = &s->info;
+    const tw_trace_info *first = tw_reader_info(s->v[0].rd);
+    *mi = *first;
+    if (s->n == 1) return;
+    bool all_origin = true, same_format = true, same_pid = true;
+    for (size_t i = 0; i < s->n; i++) {
+        const tw_trace_info *ti = tw_reader_info(s->v[i].rd);
+        all_origin &= ti->has_origin;
+        same_format &= strcmp(ti->format, first->format) == 0;
+        same_pid &= ti->has_pid && first->has_pid && ti->pid == first->pid;
+        if (ti->resolution_ns > mi->resolution_ns) mi->resolution_ns = ti->resolution_ns;
+    }
+    if (!same_format) mi->format = "mixed";
+    mi->has_pid = same_pid;
+    if (!same_pid) mi->pid = 0;
+    mi->has_origin = all_origin;
+    if (!all_origin) {
+        char names[512] = "";
+        size_t off = 0;
+        for (size_t i = 0; i < s->n && off < sizeof names; i++)
+            if (!tw_reader_info(s->v[i].rd)->has_origin)
+                off += (size_t)snprintf(names + off, sizeof names - off, "%s'%s'",
+                                        off ? ", " : "", tw_input_name(s->v[i].in));
+        tw_report(s->diag, TW_R_NO_COMMON_CLOCK, NULL,
+                  "%s: no wall-clock origin, so the inputs are merged on their own clocks",
+                  names);
+        return;
+    }
+    /* put every input on the first one's clock: same wall time, same ts */
+    int64_t base = first->origin_ns - first->origin_ts;
+    for (size_t i = 1; i < s->n; i++) {
+        const tw_trace_info *ti = tw_reader_info(s->v[i].rd);
+        int64_t own = ti->origin_ns - ti->origin_ts;
+        if (!tw_sub_i64(own, base, &s->v[i].shift)) s->v[i].shift = 0;
+    }
+}
+
+/* Warn when two inputs put their events under the same process id. */
+static void check_pids(tw_source *s) {
+    for (size_t i = 0; i < s->n; i++) {
+        for (size_t j = i + 1; j < s->n; j++) {
+            const tw_trace_info *a = tw_reader_info(s->v[i].rd);
+            const tw_trace_info *b = tw_reader_info(s->v[j].rd);
+            bool ka = a->has_pid || s->v[i].has_ev, kb = b->has_pid || s->v[j].has_ev;
+            if (!ka || !kb) continue;
+            uint32_t pa = a->has_pid ? a->pid : s->v[i].ev.pid;
+            uint32_t pb = b->has_pid ? b->pid : s->v[j].ev.pid;
+            if (pa != pb) continue;
+            tw_report(s->diag, TW_R_PID_COLLISION, NULL,
+                      "'%s' and '%s' both use process id %lu; their threads are merged",
+                      tw_input_name(s->v[i].in), tw_input_name(s->v[j].in),
+                      (unsigned long)pa);
+            return;
+        }
+    }
+}
+
+int tw_source_open(const char *const *paths, size_t n, const tw_source_opts *o,
+                   tw_strtab *strtab, tw_diag_sink *diag, tw_source **out) {
+    static const tw_source_opts none;
+    if (!o) o = &none;
+    tw_source *s = calloc(1, sizeof *s);
+    if (!s || n == 0 || !(s->v = calloc(n, sizeof *s->v)) ||
+        !(s->heap = calloc(n, sizeof *s->heap))) {
+        tw_report(diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        if (s) free(s->v);
+        free(s);
+        return TW_ERR;
+    }
+    s->diag = diag;
+    s->last = n;
+    for (size_t i = 0; i < n; i++) {
+        struct src_in *x = &s->v[i];
+        s->n = i + 1;
+        if (tw_input_open(paths[i], &o->input, diag, &x->in) != 0) goto fail;
+        x->fmt = o->format ? o->format : tw_detect_input(x->in, diag, NULL);
+        if (!x->fmt) goto fail;
+        if (tw_reader_open(x->fmt, x->in, strtab, diag, o->opts, &x->rd) != TW_OK) goto fail;
+    }
+    merge_info(s);
+    if (n > 1) {
+        for (size_t i = 0; i < n; i++) {
+            int rc = pull(s, i);
+            if (rc == TW_ERR) goto fail;
+            if (rc == TW_OK) heap_push(s, i);
+        }
+        check_pids(s);
+    }
+    *out = s;
+    return TW_OK;
+fail:
+    tw_source_close(s);
+    return TW_ERR;
+}
+
+int tw_source_next(tw_source *s, tw_event *ev) {
+    if (s->n == 1) {
+        int rc = tw_reader_next(s->v[0].rd, ev);
+        s->events += rc == TW_OK;
+        return rc;
+    }
+    if (s->last < s->n) {
+        int rc = pull(s, s->last);
+        if (rc == TW_ERR) return TW_ERR;
+        if (rc == TW_OK) heap_push(s, s->last);
+        s->last = s->n;
+    }
+    if (s->heapn == 0) return TW_EOF;
+    size_t i = heap_pop(s);
+    *ev = s->v[i].ev;
+    s->last = i;
+    s->events++;
+    return TW_OK;
+}
+
+const tw_trace_info *tw_source_info(const tw_source *s) { return &s->info; }
+size_t tw_source_input_count(const tw_source *s) { return s->n; }
+tw_input *tw_source_input(const tw_source *s, size_t i) { return s->v[i].in; }
+const tw_format *tw_source_input_format(const tw_source *s, size_t i) { return s->v[i].fmt; }
+uint64_t tw_source_event_count(const tw_source *s) { return s->events; }
+
+void tw_source_close(tw_source *s) {
+    if (!s) return;
+    for (size_t i = 0; i < s->n; i++) {
+        tw_reader_close(s->v[i].rd);
+        tw_input_close(s->v[i].in);
+    }
+    free(s->v);
+    free(s->heap);
+    free(s);
+}

@@ -1,0 +1,180 @@
+/*
+ * String interning: an open-addressing hash table (linear probing, power of
+ * two slots, at most half full) over strings stored in append-only chunks.
+ * Pointers never move, so events can hold them freely.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracewright/event.h"
+
+#define CHUNK_BYTES ((size_t)64 << 10)
+
+struct chunk {
+    struct chunk *next;
+    size_t used, cap;
+    _Alignas(max_align_t) unsigned char data[];
+};
+
+struct tw_strtab {
+    const tw_str **slots;  /* hash table */
+    size_t nslots;         /* power of two */
+    const tw_str **byid;   /* id -> string */
+    size_t count, byid_cap;
+    size_t limit;
+    struct chunk *chunks;
+    size_t bytes;
+};
+
+static inline uint64_t rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+static inline uint64_t mix64(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+uint64_t tw_hash(const void *bytes, size_t len) {
+    const unsigned char *p = bytes;
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)len * 0x100000001b3ULL);
+    while (len >= 8) {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        h = rotl64(h ^ (v * 0xbf58476d1ce4e5b9ULL), 29) * 0x94d049bb133111ebULL;
+        p += 8;
+        len -= 8;
+    }
+    if (len) {
+        uint64_t v = 0;
+        memcpy(&v, p, len);
+        h = rotl64(h ^ (v * 0xbf58476d1ce4e5b9ULL), 29) * 0x94d049bb133111ebULL;
+    }
+    return mix64(h);
+}
+
+tw_strtab *tw_strtab_new(void) {
+    tw_strtab *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->nslots = 256;
+    t->slots = calloc(t->nslots, sizeof *t->slots);
+    if (!t->slots) {
+        free(t);
+        return NULL;
+    }
+    t->bytes = sizeof *t + t->nslots * sizeof *t->slots;
+    return t;
+}
+
+void tw_strtab_free(tw_strtab *t) {
+    if (!t) return;
+    struct chunk *c = t->chunks;
+    while (c) {
+        struct chunk *n = c->next;
+        free(c);
+        c = n;
+    }
+    free(t->slots);
+    free(t->byid);
+    free(t);
+}
+
+static void *alloc_bytes(tw_strtab *t, size_t n) {
+    n = (n + 7) & ~(size_t)7;
+    struct chunk *c = t->chunks;
+    if (!c || c->cap - c->used < n) {
+        size_t cap = n > CHUNK_BYTES / 4 ? n : CHUNK_BYTES;
+        struct chunk *nc = malloc(sizeof *nc + cap);
+        if (!nc) return NULL;
+        nc->used = 0;
+        nc->cap = cap;
+        t->bytes += sizeof *nc + cap;
+        if (c && cap != CHUNK_BYTES) {
+            /* a big string gets its own chunk; keep filling the current one */
+            nc->next = c->next;
+            c->next = nc;
+        } else {
+            nc->next = c;
+            t->chunks = nc;
+        }
+        c = nc;
+    }
+    void *p = c->data + c->used;
+    c->used += n;
+    return p;
+}
+
+static int grow_slots(tw_strtab *t) {
+    size_t n = t->nslots * 2;
+    const tw_str **s = calloc(n, sizeof *s);
+    if (!s) return -1;
+    for (size_t i = 0; i < t->nslots; i++) {
+        const tw_str *e = t->slots[i];
+        if (!e) continue;
+        size_t j = (size_t)e->hash & (n - 1);
+        while (s[j]) j = (j + 1) & (n - 1);
+        s[j] = e;
+    }
+    free(t->slots);
+    t->bytes += (n - t->nslots) * sizeof *s;
+    t->slots = s;
+    t->nslots = n;
+    return 0;
+}
+
+const tw_str *tw_intern_hashed(tw_strtab *t, const void *bytes, size_t len,
+                               uint64_t hash) {
+    size_t mask = t->nslots - 1;
+    size_t i = (size_t)hash & mask;
+    for (;;) {
+        const tw_str *e = t->slots[i];
+        if (!e) break;
+        if (e->hash == hash && e->len == len && memcmp(e->s, bytes, len) == 0)
+            return e;
+        i = (i + 1) & mask;
+    }
+    if (len > UINT32_MAX) return NULL;
+    if (t->limit && t->count >= t->limit) return NULL;
+    if (t->count >= UINT32_MAX) return NULL;
+    if (t->count == t->byid_cap) {
+        size_t nc = t->byid_cap ? t->byid_cap * 2 : 256;
+        const tw_str **b = realloc(t->byid, nc * sizeof *b);
+        if (!b) return NULL;
+        t->bytes += (nc - t->byid_cap) * sizeof *b;
+        t->byid = b;
+        t->byid_cap = nc;
+    }
+    tw_str *s = alloc_bytes(t, sizeof *s + len + 1);
+    if (!s) return NULL;
+    s->hash = hash;
+    s->id = (uint32_t)t->count;
+    s->len = (uint32_t)len;
+    if (len) memcpy(s->s, bytes, len);
+    s->s[len] = '\0';
+    t->slots[i] = s;
+    t->byid[t->count++] = s;
+    if (t->count * 2 > t->nslots && grow_slots(t) != 0) {
+        /* the table still works, only fuller than we like */
+    }
+    return s;
+}
+
+const tw_str *tw_intern(tw_strtab *t, const void *bytes, size_t len) {
+    return tw_intern_hashed(t, bytes, len, tw_hash(bytes, len));
+}
+
+const tw_str *tw_intern_cstr(tw_strtab *t, const char *s) {
+    return tw_intern(t, s, strlen(s));
+}
+
+size_t tw_strtab_count(const tw_strtab *t) { return t->count; }
+
+const tw_str *tw_strtab_at(const tw_strtab *t, uint32_t id) {
+    return id < t->count ? t->byid[id] : NULL;
+}
+
+void tw_strtab_set_limit(tw_strtab *t, size_t max_strings) { t->limit = max_strings; }
+
+size_t tw_strtab_bytes(const tw_strtab *t) { return t->bytes; }

@@ -1,0 +1,96 @@
+/*
+ * Internal helpers shared by the core and the formats: checked integer
+ * arithmetic, time conversion, number parsing, a growable buffer, a u64
+ * hash map and UTF-8 decoding.  Not part of the public API.
+ */
+#ifndef TW_CORE_UTIL_H
+#define TW_CORE_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define TW_NS_PER_US INT64_C(1000)
+#define TW_NS_PER_MS INT64_C(1000000)
+#define TW_NS_PER_S INT64_C(1000000000)
+
+/* ---- checked arithmetic ------------------------------------------------ */
+
+static inline bool tw_mul_i64(int64_t a, int64_t b, int64_t *out) {
+    return !__builtin_mul_overflow(a, b, out);
+}
+static inline bool tw_add_i64(int64_t a, int64_t b, int64_t *out) {
+    return !__builtin_add_overflow(a, b, out);
+}
+static inline bool tw_sub_i64(int64_t a, int64_t b, int64_t *out) {
+    return !__builtin_sub_overflow(a, b, out);
+}
+
+/* ---- time conversion (time.c) ------------------------------------------ */
+
+/* floor(v / unit) for unit > 0. */
+int64_t tw_floor_div(int64_t v, int64_t unit);
+/*
+ * v / unit rounded to the nearest integer, halves towards +infinity
+ * (so rounding keeps time order).  *inexact (may be NULL) tells whether a
+ * remainder was dropped.  unit > 0.
+ */
+int64_t tw_round_div(int64_t v, int64_t unit, bool *inexact);
+/* v * unit, false on overflow. */
+static inline bool tw_to_ns(int64_t v, int64_t unit, int64_t *ns) {
+    return tw_mul_i64(v, unit, ns);
+}
+
+/* ---- number parsing (parse.c) ------------------------------------------ */
+
+/* Scan leading decimal digits of s[0..n): returns how many were consumed
+ * (0 if none).  *overflow is set when the value does not fit. */
+size_t tw_scan_u64(const char *s, size_t n, uint64_t *out, bool *overflow);
+/* The whole of s[0..n) as an unsigned / signed decimal (optional '-' for
+ * signed); false if empty, not all digits, or out of range. */
+bool tw_parse_u64(const char *s, size_t n, uint64_t *out);
+bool tw_parse_i64(const char *s, size_t n, int64_t *out);
+
+/* ---- growable byte buffer (buf.c) -------------------------------------- */
+
+typedef struct tw_buf {
+    char *p;
+    size_t len, cap;
+} tw_buf;
+
+/* Make room for `extra` more bytes; false when out of memory. */
+bool tw_buf_reserve(tw_buf *b, size_t extra);
+bool tw_buf_append(tw_buf *b, const void *p, size_t n);
+static inline void tw_buf_clear(tw_buf *b) { b->len = 0; }
+void tw_buf_free(tw_buf *b);
+
+/* ---- u64 -> pointer hash map (u64map.c) -------------------------------- */
+
+typedef struct tw_u64map {
+    uint64_t *keys;
+    void **vals;
+    unsigned char *used;
+    size_t n, cap;
+} tw_u64map;
+
+void *tw_u64map_get(const tw_u64map *m, uint64_t key);
+/* Insert or replace; false when out of memory. */
+bool tw_u64map_put(tw_u64map *m, uint64_t key, void *val);
+void tw_u64map_free(tw_u64map *m);
+
+/* ---- UTF-8 (utf8.c) ---------------------------------------------------- */
+
+/* Length (1-4) of the valid UTF-8 sequence at s[0..n), 0 if invalid. */
+size_t tw_utf8_seq(const unsigned char *s, size_t n);
+/* Encode code point cp (not a surrogate, <= 0x10FFFF) into out; returns
+ * the number of bytes (1-4). */
+size_t tw_utf8_put(uint32_t cp, char *out);
+
+/* ---- base64 (output.c) ------------------------------------------------- */
+
+/* Decode standard base64 (padding optional) into out (room for 3*n/4+3
+ * bytes); returns the decoded length or (size_t)-1 when invalid. */
+size_t tw_base64_decode(const char *s, size_t n, unsigned char *out);
+
+#endif /* TW_CORE_UTIL_H */

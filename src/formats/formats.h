@@ -1,0 +1,42 @@
+/*
+ * Internal header for format implementations: the public contract plus the
+ * core helpers, and small utilities shared by several formats.
+ */
+#ifndef TW_FORMATS_FORMATS_H
+#define TW_FORMATS_FORMATS_H
+
+#include "tracewright/tracewright.h"
+#include "core/util.h"
+
+/* Ends every format file: makes its static descriptor known to the
+ * registry (src/formats/registry.c). */
+#define TW_FORMAT_EXPORT(name, descriptor)  \
+    const tw_format *tw_format_##name(void); \
+    const tw_format *tw_format_##name(void) { return &(descriptor); }
+
+/* Location of byte `col0` (0-based) of a text line. */
+static inline tw_loc tw_text_loc(const char *file, const tw_line *l, size_t col0) {
+    tw_loc loc = {.file = file, .kind = TW_LOC_TEXT, .line = l->no,
+                  .col = (uint64_t)col0 + 1, .offset = l->offset + col0};
+    return loc;
+}
+
+/*
+ * A writer's view of a timestamp on a coarser clock: ts / unit_ns rounded
+ * to nearest; an inexact conversion is tallied in the loss ledger.
+ */
+static inline int64_t tw_write_time(const tw_write_ctx *ctx, int64_t ts, int64_t unit_ns,
+                                    const char *unit_name) {
+    bool inexact;
+    int64_t v = tw_round_div(ts, unit_ns, &inexact);
+    if (inexact) tw_loss_round(ctx->loss, unit_name);
+    return v;
+}
+
+/* Does the interned name equal the C string? */
+static inline bool tw_str_is(const tw_str *s, const char *c) {
+    size_t n = strlen(c);
+    return s && s->len == n && memcmp(s->s, c, n) == 0;
+}
+
+#endif
