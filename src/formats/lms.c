@@ -1,0 +1,390 @@
+/*
+ * lms - the lms-org/lms profiler CSV (`lms --profiling FILE`, 2015-2016).
+ *
+ *   2,<id>,<label>     mapping: id -> label (label = rest of the line)
+ *   0,<id>,<diff>      begin of label(id)
+ *   1,<id>,<diff>      end of label(id)
+ *
+ * diff is signed microseconds since the previous 0/1 line; the first one
+ * counts from the profiler's start.  ts = cumulative us * 1000.  No threads,
+ * no process id, no wall clock.  The one-day 2015 variant
+ * "<type>,<diff>,<label>" is read too.  See docs/formats/lms.md.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats.h"
+
+/* ---- probe --------------------------------------------------------------- */
+
+/* "0,<digits>,<signed digits>", "1,..." or "2,<digits>,<anything>" */
+static int classify(const char *s, size_t n) {
+    if (n < 4 || (s[0] != '0' && s[0] != '1' && s[0] != '2') || s[1] != ',') return -1;
+    uint64_t v;
+    bool ovf;
+    size_t k = tw_scan_u64(s + 2, n - 2, &v, &ovf);
+    if (k == 0 || 2 + k >= n || s[2 + k] != ',') return -1;
+    if (s[0] == '2') return 2;
+    int64_t d;
+    const char *rest = s + 3 + k;
+    size_t rn = n - 3 - k;
+    return tw_parse_i64(rest, rn, &d) || rn > 0 ? s[0] - '0' : -1;
+}
+
+static int lms_probe(const unsigned char *head, size_t len, const char *path) {
+    const char *s = (const char *)head;
+    size_t pos = 0;
+    int good = 0, bad = 0, maps = 0;
+    bool first_is_map = false;
+    for (int lines = 0; pos < len && lines < 64; lines++) {
+        const char *nl = memchr(s + pos, '\n', len - pos);
+        if (!nl) break;
+        size_t n = (size_t)(nl - (s + pos));
+        const char *l = s + pos;
+        pos += n + 1;
+        if (n && l[n - 1] == '\r') n--;
+        if (n == 0) continue;
+        int c = classify(l, n);
+        if (c < 0) bad++;
+        else good++;
+        if (c == 2) {
+            maps++;
+            if (good == 1 && bad == 0) first_is_map = true;
+        }
+    }
+    if (good == 0 || bad > good / 8) return 0;
+    int score = first_is_map ? 90 : (maps ? 70 : 40);
+    if (bad) score -= 20;
+    size_t pl = path ? strlen(path) : 0;
+    if (pl > 4 && strcmp(path + pl - 4, ".csv") == 0) score += 5;
+    return score;
+}
+
+/* ---- reader -------------------------------------------------------------- */
+
+typedef struct lms_reader {
+    tw_input *in;
+    tw_strtab *strtab;
+    tw_diag_sink *diag;
+    const char *file;
+    int64_t cum_us;
+    tw_u64map labels;     /* id -> const tw_str* */
+    tw_u64map label_ids;  /* tw_str id -> lms id + 1 */
+    tw_u64map reported;   /* ids reported as unmapped */
+    uint64_t next_id;     /* the id the next new mapping should have */
+    bool legacy_noted;
+} lms_reader;
+
+static int lms_open(const tw_read_ctx *ctx, void **state) {
+    lms_reader *r = calloc(1, sizeof *r);
+    if (!r) {
+        tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        return TW_ERR;
+    }
+    r->in = ctx->in;
+    r->strtab = ctx->strtab;
+    r->diag = ctx->diag;
+    r->file = tw_input_name(ctx->in);
+    ctx->info->resolution_ns = TW_NS_PER_US;
+    *state = r;
+    return TW_OK;
+}
+
+static void lms_close(void *state) {
+    lms_reader *r = state;
+    tw_u64map_free(&r->labels);
+    tw_u64map_free(&r->label_ids);
+    tw_u64map_free(&r->reported);
+    free(r);
+}
+
+static bool oom(lms_reader *r, const tw_loc *loc) {
+    tw_report(r->diag, TW_R_LIMIT, loc,
+              "cannot store label: out of memory or too many distinct names");
+    return false;
+}
+
+/* A bad line: reported as bad-record, or as truncated-file when it is the
+ * unterminated last line (a writer killed mid-line). */
+static void bad_line(lms_reader *r, const tw_line *l, size_t col, const char *what) {
+    tw_loc loc = tw_text_loc(r->file, l, col);
+    if (!l->eol)
+        tw_report(r->diag, TW_R_TRUNCATED_FILE, &loc,
+                  "the last line is incomplete (%s); skipped", what);
+    else
+        tw_report(r->diag, TW_R_BAD_RECORD, &loc, "%s; line skipped", what);
+}
+
+static bool map_label(lms_reader *r, const tw_line *l, uint64_t id, const char *label,
+                      size_t n) {
+    tw_loc loc = tw_text_loc(r->file, l, 2);
+    const tw_str *s = tw_intern(r->strtab, label, n);
+    if (!s) return oom(r, &loc);
+    const tw_str *old = tw_u64map_get(&r->labels, id);
+    if (old && !tw_u64map_get(&r->reported, id)) {
+        tw_report(r->diag, TW_R_LMS_REDEFINED, &loc,
+                  "id %llu is mapped again (was '%s', now '%.*s')", (unsigned long long)id,
+                  old->s, (int)(n > 200 ? 200 : n), label);
+    } else {
+        if (id != r->next_id)
+            tw_report(r->diag, TW_R_LMS_ID_ORDER, &loc,
+                      "mapping ids should ascend from 0: expected %llu, got %llu",
+                      (unsigned long long)r->next_id, (unsigned long long)id);
+        r->next_id = id + 1;
+    }
+    uintptr_t prev = (uintptr_t)tw_u64map_get(&r->label_ids, s->id);
+    if (prev && prev - 1 != id) {
+        tw_loc lloc = tw_text_loc(r->file, l, (size_t)(label - l->s));
+        tw_report(r->diag, TW_R_LMS_DUP_LABEL, &lloc,
+                  "label '%.*s' is already mapped to id %llu", (int)(n > 200 ? 200 : n), label,
+                  (unsigned long long)(prev - 1));
+    }
+    if (!tw_u64map_put(&r->labels, id, (void *)s) ||
+        !tw_u64map_put(&r->label_ids, s->id, (void *)(uintptr_t)(id + 1)))
+        return oom(r, &loc);
+    return true;
+}
+
+static const tw_str *label_of(lms_reader *r, const tw_line *l, uint64_t id) {
+    const tw_str *s = tw_u64map_get(&r->labels, id);
+    if (s) return s;
+    tw_loc loc = tw_text_loc(r->file, l, 2);
+    char tmp[32];
+    int n = snprintf(tmp, sizeof tmp, "label#%llu", (unsigned long long)id);
+    s = tw_intern(r->strtab, tmp, (size_t)n);
+    if (!s) {
+        oom(r, &loc);
+        return NULL;
+    }
+    tw_report(r->diag, TW_R_LMS_UNMAPPED, &loc,
+              "id %llu is used before its mapping line; named '%s'", (unsigned long long)id,
+              s->s);
+    if (!tw_u64map_put(&r->labels, id, (void *)s) ||
+        !tw_u64map_put(&r->reported, id, (void *)s)) {
+        oom(r, &loc);
+        return NULL;
+    }
+    return s;
+}
+
+/* One line; returns true when *ev was filled. */
+static bool lms_line(lms_reader *r, const tw_line *l, tw_event *ev) {
+    const char *s = l->s;
+    size_t n = l->len;
+    if (n == 0) return false;
+    if ((s[0] != '0' && s[0] != '1' && s[0] != '2') || n < 2 || s[1] != ',') {
+        bad_line(r, l, 0, "expected a record type 0, 1 or 2 followed by a comma");
+        return false;
+    }
+    /* second field */
+    const char *f2 = s + 2;
+    const char *c2 = memchr(f2, ',', n - 2);
+    if (!c2) {
+        bad_line(r, l, n, "expected a comma after the second field");
+        return false;
+    }
+    size_t f2n = (size_t)(c2 - f2);
+    const char *f3 = c2 + 1;
+    size_t f3n = n - (size_t)(f3 - s);
+    uint64_t id;
+    if (s[0] == '2') {
+        if (!tw_parse_u64(f2, f2n, &id)) {
+            bad_line(r, l, 2, "expected a decimal id");
+            return false;
+        }
+        map_label(r, l, id, f3, f3n);
+        return false;
+    }
+    int64_t diff;
+    const tw_str *name;
+    size_t diff_col;
+    if (tw_parse_i64(f3, f3n, &diff)) {
+        if (!tw_parse_u64(f2, f2n, &id)) {
+            bad_line(r, l, 2, "expected a decimal id");
+            return false;
+        }
+        diff_col = (size_t)(f3 - s);
+        if (!(name = label_of(r, l, id))) return false;
+    } else if (f2n && tw_parse_i64(f2, f2n, &diff) && f3n &&
+               !(f3[0] >= '0' && f3[0] <= '9') && f3[0] != '-') {
+        /* the 2015 variant: <type>,<diff>,<label> */
+        if (!r->legacy_noted) {
+            tw_loc loc = tw_text_loc(r->file, l, 0);
+            tw_report(r->diag, TW_R_LMS_LEGACY, &loc,
+                      "labels in every line: reading the 2015 '<type>,<diff>,<label>' "
+                      "variant");
+            r->legacy_noted = true;
+        }
+        diff_col = 2;
+        tw_loc loc = tw_text_loc(r->file, l, (size_t)(f3 - s));
+        if (!(name = tw_intern(r->strtab, f3, f3n))) return oom(r, &loc);
+    } else {
+        bad_line(r, l, (size_t)(f3 - s), "expected a signed decimal time difference");
+        return false;
+    }
+    int64_t cum, ts;
+    if (!tw_add_i64(r->cum_us, diff, &cum) || !tw_to_ns(cum, TW_NS_PER_US, &ts)) {
+        tw_loc loc = tw_text_loc(r->file, l, diff_col);
+        tw_report(r->diag, TW_R_TIME_OVERFLOW, &loc,
+                  "cumulative time does not fit in 64-bit nanoseconds; line skipped");
+        return false;
+    }
+    r->cum_us = cum;
+    memset(ev, 0, sizeof *ev);
+    ev->kind = s[0] == '0' ? TW_BEGIN : TW_END;
+    ev->ts = ts;
+    ev->name = name;
+    ev->loc = tw_text_loc(r->file, l, 0);
+    return true;
+}
+
+static int lms_next(void *state, tw_event *ev) {
+    lms_reader *r = state;
+    tw_line l;
+    for (;;) {
+        int rc = tw_input_getline(r->in, &l);
+        if (rc < 0) return TW_ERR;
+        if (rc == 0) return TW_EOF;
+        if (lms_line(r, &l, ev)) return TW_OK;
+    }
+}
+
+/* ---- writer -------------------------------------------------------------- */
+
+typedef struct lms_writer {
+    tw_write_ctx ctx;
+    tw_u64map ids;  /* tw_str id -> lms id + 1 */
+    uint64_t next_id;
+    int64_t prev_us;
+    bool have_thread;
+    uint32_t pid;
+    uint64_t tid;
+    tw_u64map threads; /* extra (pid, tid) seen, for the loss count */
+} lms_writer;
+
+static int lms_begin(const tw_write_ctx *ctx, void **state) {
+    lms_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        return TW_ERR;
+    }
+    w->ctx = *ctx;
+    if (ctx->info->has_origin) tw_loss_add(ctx->loss, "wall-clock origin dropped", 1);
+    *state = w;
+    return TW_OK;
+}
+
+static void put_label(lms_writer *w, const tw_str *name) {
+    tw_output *o = w->ctx.out;
+    size_t run = 0;
+    bool replaced = false;
+    for (size_t i = 0; i < name->len; i++) {
+        if (name->s[i] == '\n' || name->s[i] == '\r') {
+            tw_out_write(o, name->s + run, i - run);
+            tw_out_putc(o, ' ');
+            run = i + 1;
+            replaced = true;
+        }
+    }
+    tw_out_write(o, name->s + run, name->len - run);
+    if (replaced) tw_loss_add(w->ctx.loss, "line breaks in names replaced by spaces", 1);
+}
+
+static int lms_event(void *state, const tw_event *ev) {
+    lms_writer *w = state;
+    tw_output *o = w->ctx.out;
+    switch (ev->kind) {
+    case TW_BEGIN:
+    case TW_END:
+        break;
+    case TW_INSTANT:
+        tw_loss_add(w->ctx.loss, "instant events dropped", 1);
+        return TW_OK;
+    case TW_SUSPEND:
+        tw_loss_add(w->ctx.loss, "suspend events dropped", 1);
+        return TW_OK;
+    case TW_RESUME:
+        tw_loss_add(w->ctx.loss, "resume events dropped", 1);
+        return TW_OK;
+    case TW_COUNTER:
+        tw_loss_add(w->ctx.loss, "counter events dropped", 1);
+        return TW_OK;
+    default:
+        tw_loss_add(w->ctx.loss, "metadata events dropped", 1);
+        return TW_OK;
+    }
+    if (!w->have_thread) {
+        w->have_thread = true;
+        w->pid = ev->pid;
+        w->tid = ev->tid;
+    } else if (ev->pid != w->pid || ev->tid != w->tid) {
+        uint64_t key = ev->tid * 0x9e3779b97f4a7c15ULL ^ ev->pid;
+        if (!tw_u64map_get(&w->threads, key)) {
+            /* counts every thread: the first one too when a second appears */
+            tw_loss_add(w->ctx.loss, "threads merged into one", w->threads.n ? 1 : 2);
+            tw_u64map_put(&w->threads, key, (void *)1);
+        }
+    }
+    if (ev->cat) tw_loss_add(w->ctx.loss, "categories dropped", 1);
+    if (ev->nattrs) tw_loss_add(w->ctx.loss, "event attributes dropped", 1);
+    uintptr_t id1 = (uintptr_t)tw_u64map_get(&w->ids, ev->name->id);
+    if (!id1) {
+        id1 = (uintptr_t)(++w->next_id);
+        if (!tw_u64map_put(&w->ids, ev->name->id, (void *)id1)) {
+            tw_report(w->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+            return TW_ERR;
+        }
+        tw_out_str(o, "2,");
+        tw_out_u64(o, (uint64_t)(id1 - 1));
+        tw_out_putc(o, ',');
+        put_label(w, ev->name);
+        tw_out_putc(o, '\n');
+    }
+    int64_t us = tw_write_time(&w->ctx, ev->ts, TW_NS_PER_US, "microsecond");
+    tw_out_putc(o, ev->kind == TW_BEGIN ? '0' : '1');
+    tw_out_putc(o, ',');
+    tw_out_u64(o, (uint64_t)(id1 - 1));
+    tw_out_putc(o, ',');
+    tw_out_i64(o, us - w->prev_us);
+    tw_out_putc(o, '\n');
+    w->prev_us = us;
+    return TW_OK;
+}
+
+static int lms_end(void *state) {
+    (void)state;
+    return TW_OK;
+}
+
+static void lms_free(void *state) {
+    lms_writer *w = state;
+    tw_u64map_free(&w->ids);
+    tw_u64map_free(&w->threads);
+    free(w);
+}
+
+/* ---- descriptor ---------------------------------------------------------- */
+
+static const char *const lms_aliases[] = {"lms-csv", "lmscsv", NULL};
+static const char *const lms_exts[] = {".csv", NULL};
+
+static const tw_format lms_format = {
+    .abi = TW_FORMAT_ABI,
+    .name = "lms",
+    .aliases = lms_aliases,
+    .extensions = lms_exts,
+    .description = "LMS (lms-org) profiler CSV",
+    .flags = TW_FMT_TEXT,
+    .options = NULL,
+    .probe = lms_probe,
+    .read_open = lms_open,
+    .read_next = lms_next,
+    .read_close = lms_close,
+    .write_begin = lms_begin,
+    .write_event = lms_event,
+    .write_end = lms_end,
+    .write_free = lms_free,
+};
+
+TW_FORMAT_EXPORT(lms, lms_format)

@@ -1,0 +1,694 @@
+/*
+ * rtl - OpenOffice.org / LibreOffice RTL_LOGFILE profiling time stamps.
+ *
+ *   opening log file <secs.usecs> seconds past January 1st 1970
+ *   corresponding to <ms> ms after timer start
+ *   Process id is <pid>
+ *   <ms,%06> <thread> { NAME               scope begin
+ *   <ms,%06> <thread> } NAME               scope end
+ *   <ms,%06> <thread> | NAME : MESSAGE     message (NAME may be empty)
+ *   closing log file at <ms>               (no newline)
+ *
+ * Mapping: ts = ms * 10^6 on the log's timer; the header gives the wall
+ * clock at timer value <ms>.  A message "{ x" / "} x" is a logical
+ * sub-scope named x, with the context NAME as its category.  See
+ * docs/formats/rtl.md.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats.h"
+
+#define WRAP_MS (UINT64_C(1) << 32)
+#define MAX_MS ((uint64_t)(INT64_MAX / TW_NS_PER_MS))
+
+static const char OPENING[] = "opening log file ";
+static const char OPENING_TAIL[] = " seconds past January 1st 1970";
+static const char CORRESPONDING[] = "corresponding to ";
+static const char CORRESPONDING_TAIL[] = " ms after timer start";
+static const char PROCESS[] = "Process id is ";
+static const char CLOSING[] = "closing log file at ";
+
+#define LIT_LEN(s) (sizeof(s) - 1)
+
+static bool starts_with(const char *s, size_t n, const char *lit, size_t litn) {
+    return n >= litn && memcmp(s, lit, litn) == 0;
+}
+
+/* ---- probe --------------------------------------------------------------- */
+
+/* Does s[0..n) look like "<time> <thread> <{|}|>" followed by a space or
+ * the end of the line, with at least `min_time_digits` time digits? */
+static bool looks_like_record(const char *s, size_t n, size_t min_time_digits) {
+    uint64_t v;
+    bool ovf;
+    size_t k = tw_scan_u64(s, n, &v, &ovf);
+    if (k == 0 || k < min_time_digits || k + 1 >= n || s[k] != ' ') return false;
+    size_t t = tw_scan_u64(s + k + 1, n - k - 1, &v, &ovf);
+    size_t at = k + 1 + t; /* the space before the kind character */
+    if (t == 0 || at + 1 >= n || s[at] != ' ') return false;
+    char c = s[at + 1];
+    if (c != '{' && c != '}' && c != '|') return false;
+    return at + 2 == n || s[at + 2] == ' ';
+}
+
+static bool pid_from_name(const char *path, uint32_t *pid);
+
+static int rtl_probe(const unsigned char *head, size_t len, const char *path) {
+    const char *s = (const char *)head;
+    int score = 0, records = 0, others = 0;
+    size_t pos = 0;
+    for (int lines = 0; pos < len && lines < 32; lines++) {
+        const char *nl = memchr(s + pos, '\n', len - pos);
+        if (!nl) break;  /* ignore a line cut off by the head limit */
+        size_t n = (size_t)(nl - (s + pos));
+        const char *l = s + pos;
+        if (n && l[n - 1] == '\r') n--;
+        pos += (size_t)(nl - (s + pos)) + 1;
+        if (n == 0) continue;
+        if (lines == 0 && starts_with(l, n, OPENING, LIT_LEN(OPENING))) return 100;
+        if (starts_with(l, n, PROCESS, LIT_LEN(PROCESS)) ||
+            starts_with(l, n, CORRESPONDING, LIT_LEN(CORRESPONDING)))
+            score = score < 90 ? 90 : score;
+        else if (looks_like_record(l, n, 1))
+            records++;
+        else
+            others++;
+    }
+    if (score == 0 && records > 0) score = records > others * 4 ? 75 : (records > others ? 45 : 0);
+    uint32_t pid;
+    if (score > 0 && path && pid_from_name(path, &pid)) score += 10;
+    return score > 100 ? 100 : score;
+}
+
+/* ---- reader -------------------------------------------------------------- */
+
+typedef struct rtl_reader {
+    tw_input *in;
+    tw_strtab *strtab;
+    tw_diag_sink *diag;
+    tw_trace_info *info;
+    const char *file;
+    bool subscopes;
+    uint32_t pid;
+    /* header */
+    bool have_open, have_corr, have_pid_line;
+    int64_t open_ns;
+    uint64_t corr_ms;
+    bool seen_record;
+    /* timer wrap-around */
+    bool have_prev;
+    uint64_t prev_ms, wrap_ms;
+    /* the first non-header line, read during open */
+    bool have_held;
+    tw_line held;
+    /* a message interrupted by another thread's record, waiting for its text */
+    bool split;
+    tw_event split_ev;
+    uint64_t split_line;
+    /* events produced by the current line */
+    tw_event q[3];
+    size_t qhead, qn;
+    const tw_str *empty, *meta_end;
+} rtl_reader;
+
+static bool pid_from_name(const char *path, uint32_t *pid) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    if (n < 6 || strcmp(base + n - 4, ".log") != 0) return false;
+    size_t end = n - 4, i = end;
+    while (i > 0 && base[i - 1] >= '0' && base[i - 1] <= '9') i--;
+    if (i == end) return false;
+    bool neg = i > 0 && base[i - 1] == '-';
+    size_t us = i - neg;
+    if (us == 0 || base[us - 1] != '_') return false;
+    int64_t v;
+    if (!tw_parse_i64(base + us, end - us, &v) || v < INT32_MIN || v > (int64_t)UINT32_MAX)
+        return false;
+    *pid = (uint32_t)v;
+    return true;
+}
+
+static const tw_str *intern(rtl_reader *r, const char *s, size_t n, const tw_loc *loc) {
+    const tw_str *str = tw_intern(r->strtab, s, n);
+    if (!str)
+        tw_report(r->diag, TW_R_LIMIT, loc,
+                  "cannot store name: out of memory or too many distinct names");
+    return str;
+}
+
+static tw_event *push(rtl_reader *r) {
+    tw_event *e = &r->q[r->qn++];
+    memset(e, 0, sizeof *e);
+    e->pid = r->pid;
+    return e;
+}
+
+/* Timer ms -> ns with wrap-around handling; false (reported) on overflow. */
+static bool convert_ms(rtl_reader *r, uint64_t ms, bool ovf, const tw_loc *loc, int64_t *ts) {
+    if (!ovf && ms < WRAP_MS && r->have_prev && r->prev_ms > ms + r->wrap_ms &&
+        r->prev_ms - (ms + r->wrap_ms) > WRAP_MS / 2)
+        r->wrap_ms += WRAP_MS;
+    uint64_t eff = ms + r->wrap_ms;
+    if (ovf || eff < ms || eff > MAX_MS) {
+        tw_report(r->diag, TW_R_TIME_OVERFLOW, loc,
+                  "time stamp does not fit in 64-bit nanoseconds; line skipped");
+        return false;
+    }
+    r->have_prev = true;
+    r->prev_ms = eff;
+    *ts = (int64_t)eff * TW_NS_PER_MS;
+    return true;
+}
+
+static void trim(const char **s, size_t *n) {
+    while (*n && ((*s)[0] == ' ' || (*s)[0] == '\t')) (*s)++, (*n)--;
+    while (*n && ((*s)[*n - 1] == ' ' || (*s)[*n - 1] == '\t')) (*n)--;
+}
+
+/* Emit the interrupted message, with whatever text it has. */
+static void flush_split(rtl_reader *r) {
+    if (!r->split) return;
+    r->split = false;
+    *push(r) = r->split_ev;
+}
+
+static bool parse_record(rtl_reader *r, const tw_line *l, size_t at, bool nested);
+
+/* The `|` part: rest = "NAME : MESSAGE".  Returns false when nothing was
+ * produced because of an error (already reported). */
+static bool message(rtl_reader *r, const tw_line *l, size_t at, int64_t ts, uint64_t tid) {
+    const char *rest = l->s + at;
+    size_t n = l->len - at;
+    const char *name = rest, *msg = rest + n;
+    size_t name_n = n, msg_n = 0;
+    if (n >= 1 && rest[0] == ':' && (n == 1 || rest[1] == ' ')) {
+        name_n = 0;
+        msg = rest + (n >= 2 ? 2 : 1);
+        msg_n = n - (size_t)(msg - rest);
+    } else {
+        for (size_t i = 0; i + 3 <= n; i++) {
+            if (rest[i] == ' ' && rest[i + 1] == ':' && rest[i + 2] == ' ') {
+                name_n = i;
+                msg = rest + i + 3;
+                msg_n = n - i - 3;
+                break;
+            }
+        }
+    }
+    tw_loc loc = tw_text_loc(r->file, l, 0);
+    const tw_str *cat = intern(r, name, name_n, &loc);
+    if (!cat) return false;
+    size_t msg_col = (size_t)(msg - l->s);
+    if (looks_like_record(msg, msg_n, 6)) {
+        /* another thread's record was written into this one */
+        tw_loc mloc = tw_text_loc(r->file, l, msg_col);
+        tw_report(r->diag, TW_R_RTL_INTERLEAVED, &mloc,
+                  "another thread's record starts inside this message; the two are "
+                  "separated and the message text is expected on a later line");
+        flush_split(r);
+        tw_event *e = &r->split_ev;
+        memset(e, 0, sizeof *e);
+        e->kind = TW_INSTANT;
+        e->ts = ts;
+        e->tid = tid;
+        e->pid = r->pid;
+        e->cat = cat;
+        e->name = r->empty;
+        e->loc = loc;
+        r->split = true;
+        r->split_line = l->no;
+        return parse_record(r, l, msg_col, true);
+    }
+    tw_event *e = push(r);
+    e->ts = ts;
+    e->tid = tid;
+    e->cat = cat;
+    e->loc = loc;
+    if (r->subscopes && msg_n && (msg[0] == '{' || msg[0] == '}')) {
+        e->kind = msg[0] == '{' ? TW_BEGIN : TW_END;
+        const char *sub = msg + 1;
+        size_t sub_n = msg_n - 1;
+        trim(&sub, &sub_n);
+        e->name = intern(r, sub, sub_n, &loc);
+    } else {
+        e->kind = TW_INSTANT;
+        e->name = intern(r, msg, msg_n, &loc);
+    }
+    if (!e->name) {
+        r->qn--;
+        return false;
+    }
+    return true;
+}
+
+/* A record starting at byte `at` of the line. */
+static bool parse_record(rtl_reader *r, const tw_line *l, size_t at, bool nested) {
+    const char *s = l->s + at;
+    size_t n = l->len - at;
+    tw_loc loc = tw_text_loc(r->file, l, at);
+    uint64_t ms, tid;
+    bool ovf, tovf;
+    size_t k = tw_scan_u64(s, n, &ms, &ovf);
+    size_t t = k < n && s[k] == ' ' ? tw_scan_u64(s + k + 1, n - k - 1, &tid, &tovf) : 0;
+    size_t kc = k + 1 + t + 1; /* index of the kind character */
+    if (k == 0 || t == 0 || kc >= n || s[kc - 1] != ' ' ||
+        (s[kc] != '{' && s[kc] != '}' && s[kc] != '|') || tovf) {
+        if (nested) return false;
+        if (r->split) {  /* the text of an interrupted message */
+            tw_report(r->diag, TW_R_RTL_INTERLEAVED, &loc,
+                      "line taken as the text of the message interrupted on line %llu",
+                      (unsigned long long)r->split_line);
+            r->split_ev.name = intern(r, s, n, &loc);
+            if (!r->split_ev.name) r->split_ev.name = r->empty;
+            flush_split(r);
+            return true;
+        }
+        if (!l->eol)  /* the writer was killed in the middle of this line */
+            tw_report(r->diag, TW_R_TRUNCATED_FILE, &loc,
+                      "the last line is incomplete (no RTL record); skipped");
+        else
+            tw_report(r->diag, TW_R_BAD_RECORD, &loc,
+                      "line matches no RTL record (expected 'TIME THREAD {|}|| TEXT'); skipped");
+        return false;
+    }
+    int64_t ts;
+    if (!convert_ms(r, ms, ovf, &loc, &ts)) return false;
+    r->seen_record = true;
+    size_t rest = kc + 1;
+    if (rest < n && s[rest] == ' ') rest++;
+    if (s[kc] == '|') return message(r, l, at + rest, ts, tid);
+    tw_event *e = push(r);
+    e->kind = s[kc] == '{' ? TW_BEGIN : TW_END;
+    e->ts = ts;
+    e->tid = tid;
+    e->loc = loc;
+    e->name = intern(r, s + rest, n - rest, &loc);
+    if (!e->name) {
+        r->qn--;
+        return false;
+    }
+    return true;
+}
+
+/* Header and trailer lines; returns false if the line is none of them. */
+static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
+    const char *s = l->s;
+    size_t n = l->len;
+    tw_loc loc = tw_text_loc(r->file, l, 0);
+    if (starts_with(s, n, OPENING, LIT_LEN(OPENING))) {
+        size_t p = LIT_LEN(OPENING);
+        uint64_t secs, frac = 0;
+        bool ovf;
+        size_t k = tw_scan_u64(s + p, n - p, &secs, &ovf);
+        size_t q = p + k, fdigits = 0;
+        if (k && q < n && s[q] == '.') {
+            for (q++; q < n && s[q] >= '0' && s[q] <= '9'; q++, fdigits++)
+                if (fdigits < 9) frac = frac * 10 + (uint64_t)(s[q] - '0');
+        }
+        for (size_t d = fdigits; d < 9; d++) frac *= 10;
+        int64_t ns;
+        if (!k || ovf || n - q != LIT_LEN(OPENING_TAIL) ||
+            memcmp(s + q, OPENING_TAIL, LIT_LEN(OPENING_TAIL)) != 0 ||
+            secs > (uint64_t)(INT64_MAX / TW_NS_PER_S) ||
+            !tw_add_i64((int64_t)secs * TW_NS_PER_S, (int64_t)frac, &ns)) {
+            loc = tw_text_loc(r->file, l, p);
+            tw_report_sev(r->diag, TW_SEV_ERROR, TW_R_RTL_HEADER, &loc,
+                          "malformed 'opening log file' line (expected 'opening log file "
+                          "SECONDS.MICROSECONDS seconds past January 1st 1970')");
+            return true;
+        }
+        if (!at_start) {
+            tw_report(r->diag, TW_R_RTL_REOPENED, &loc,
+                      "the log was opened again; the first header's time anchor is kept");
+            return true;
+        }
+        r->have_open = true;
+        r->open_ns = ns;
+        return true;
+    }
+    if (starts_with(s, n, CORRESPONDING, LIT_LEN(CORRESPONDING))) {
+        size_t p = LIT_LEN(CORRESPONDING);
+        uint64_t ms;
+        bool ovf;
+        size_t k = tw_scan_u64(s + p, n - p, &ms, &ovf);
+        if (!k || ovf || ms > MAX_MS || n - p - k != LIT_LEN(CORRESPONDING_TAIL) ||
+            memcmp(s + p + k, CORRESPONDING_TAIL, LIT_LEN(CORRESPONDING_TAIL)) != 0) {
+            loc = tw_text_loc(r->file, l, p);
+            tw_report_sev(r->diag, TW_SEV_ERROR, TW_R_RTL_HEADER, &loc,
+                          "malformed 'corresponding to' line (expected 'corresponding to "
+                          "MILLISECONDS ms after timer start')");
+            return true;
+        }
+        if (at_start) {
+            r->have_corr = true;
+            r->corr_ms = ms;
+        }
+        return true;
+    }
+    if (starts_with(s, n, PROCESS, LIT_LEN(PROCESS))) {
+        size_t p = LIT_LEN(PROCESS);
+        uint64_t pid;
+        if (!tw_parse_u64(s + p, n - p, &pid) || pid > UINT32_MAX) {
+            loc = tw_text_loc(r->file, l, p);
+            tw_report_sev(r->diag, TW_SEV_ERROR, TW_R_RTL_HEADER, &loc,
+                          "malformed 'Process id is' line (expected 'Process id is PID')");
+            return true;
+        }
+        if (r->have_pid_line && pid != r->pid) {
+            tw_report(r->diag, TW_R_RTL_HEADER, &loc,
+                      "process id changes from %lu to %llu; keeping %lu",
+                      (unsigned long)r->pid, (unsigned long long)pid, (unsigned long)r->pid);
+        } else if (!r->have_pid_line) {
+            if (r->seen_record && r->pid != pid)
+                tw_report(r->diag, TW_R_RTL_HEADER, &loc,
+                          "'Process id is' line after records; keeping process id %lu",
+                          (unsigned long)r->pid);
+            else {
+                r->pid = (uint32_t)pid;
+                r->info->has_pid = true;
+                r->info->pid = r->pid;
+            }
+            r->have_pid_line = true;
+        }
+        return true;
+    }
+    if (starts_with(s, n, CLOSING, LIT_LEN(CLOSING))) {
+        size_t p = LIT_LEN(CLOSING);
+        uint64_t ms;
+        bool ovf;
+        size_t k = tw_scan_u64(s + p, n - p, &ms, &ovf);
+        bool reopen = k && starts_with(s + p + k, n - p - k, OPENING, LIT_LEN(OPENING));
+        if (!k || (p + k != n && !reopen)) {
+            loc = tw_text_loc(r->file, l, p);
+            tw_report(r->diag, TW_R_BAD_RECORD, &loc,
+                      "malformed 'closing log file at' line (expected 'closing log file at "
+                      "MILLISECONDS'); skipped");
+            return true;
+        }
+        int64_t ts;
+        tw_loc tloc = tw_text_loc(r->file, l, p);
+        if (convert_ms(r, ms, ovf, &tloc, &ts)) {
+            tw_event *e = push(r);
+            e->kind = TW_META;
+            e->ts = ts;
+            e->name = r->meta_end;
+            e->loc = loc;
+        }
+        if (reopen) {  /* "closing log file at Topening log file ..." */
+            tw_loc rloc = tw_text_loc(r->file, l, p + k);
+            tw_report(r->diag, TW_R_RTL_REOPENED, &rloc,
+                      "the log was opened again; the first header's time anchor is kept");
+        }
+        return true;
+    }
+    return false;
+}
+
+/* Produce the events of one line into the queue. */
+static void process_line(rtl_reader *r, const tw_line *l) {
+    if (l->len == 0) return;
+    if (header_line(r, l, false)) return;
+    parse_record(r, l, 0, false);
+}
+
+static int rtl_open(const tw_read_ctx *ctx, void **state) {
+    rtl_reader *r = calloc(1, sizeof *r);
+    if (!r) {
+        tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        return TW_ERR;
+    }
+    r->in = ctx->in;
+    r->strtab = ctx->strtab;
+    r->diag = ctx->diag;
+    r->info = ctx->info;
+    r->file = tw_input_name(ctx->in);
+    r->subscopes = tw_opt_bool(ctx->opts, "rtl-subscopes");
+    r->empty = tw_intern(r->strtab, "", 0);
+    r->meta_end = tw_intern_cstr(r->strtab, TW_META_TRACE_END);
+    if (!r->empty || !r->meta_end) {
+        tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        free(r);
+        return TW_ERR;
+    }
+    ctx->info->resolution_ns = TW_NS_PER_MS;
+    const char *path = tw_input_path(ctx->in);
+    uint32_t pid;
+    if (path && pid_from_name(path, &pid)) {
+        r->pid = pid;
+        ctx->info->has_pid = true;
+        ctx->info->pid = pid;
+    }
+    /* the header: leading lines until the first record */
+    tw_line l;
+    int rc;
+    while ((rc = tw_input_getline(r->in, &l)) == 1) {
+        if (l.len == 0) continue;
+        if (starts_with(l.s, l.len, CLOSING, LIT_LEN(CLOSING)) ||
+            !header_line(r, &l, true)) {
+            r->held = l;
+            r->have_held = true;
+            break;
+        }
+    }
+    if (rc < 0) {
+        free(r);
+        return TW_ERR;
+    }
+    if (r->have_open && r->have_corr) {
+        ctx->info->has_origin = true;
+        ctx->info->origin_ns = r->open_ns;
+        ctx->info->origin_ts = (int64_t)r->corr_ms * TW_NS_PER_MS;
+    } else if (r->have_open != r->have_corr) {
+        tw_loc loc = {.file = r->file, .kind = TW_LOC_TEXT, .line = 1, .col = 1};
+        tw_report(r->diag, TW_R_RTL_HEADER, &loc,
+                  "the header has an '%s' line but no '%s' line; absolute time is unknown",
+                  r->have_open ? "opening log file" : "corresponding to",
+                  r->have_open ? "corresponding to" : "opening log file");
+    }
+    *state = r;
+    return TW_OK;
+}
+
+static int rtl_next(void *state, tw_event *ev) {
+    rtl_reader *r = state;
+    for (;;) {
+        if (r->qhead < r->qn) {
+            *ev = r->q[r->qhead++];
+            return TW_OK;
+        }
+        r->qhead = r->qn = 0;
+        tw_line l;
+        if (r->have_held) {
+            r->have_held = false;
+            /* the held line came from the header scan; it is still valid
+             * because nothing was read since */
+            l = r->held;
+            process_line(r, &l);
+            continue;
+        }
+        int rc = tw_input_getline(r->in, &l);
+        if (rc < 0) return TW_ERR;
+        if (rc == 0) {
+            flush_split(r);
+            if (r->qn) continue;
+            return TW_EOF;
+        }
+        process_line(r, &l);
+    }
+}
+
+static void rtl_close(void *state) { free(state); }
+
+/* ---- writer -------------------------------------------------------------- */
+
+typedef struct rtl_writer {
+    tw_write_ctx ctx;
+    bool header_done;
+    uint32_t pid;
+    bool trailer_pending;
+    int64_t trailer_ms;
+} rtl_writer;
+
+static int rtl_begin(const tw_write_ctx *ctx, void **state) {
+    rtl_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        return TW_ERR;
+    }
+    w->ctx = *ctx;
+    *state = w;
+    return TW_OK;
+}
+
+static void write_header(rtl_writer *w, uint32_t pid) {
+    const tw_trace_info *ti = w->ctx.info;
+    tw_output *o = w->ctx.out;
+    w->header_done = true;
+    w->pid = ti->has_pid ? ti->pid : pid;
+    if (ti->has_origin) {
+        /* the timer value C of line 2 and the wall clock F at that moment */
+        int64_t c_ms = tw_round_div(ti->origin_ts, TW_NS_PER_MS, NULL);
+        if (c_ms < 0) c_ms = 0;
+        int64_t f_ns;
+        bool ok = tw_add_i64(ti->origin_ns, c_ms * TW_NS_PER_MS - ti->origin_ts, &f_ns) &&
+                  f_ns >= 0;
+        if (ok) {
+            bool inexact;
+            int64_t f_us = tw_round_div(f_ns, TW_NS_PER_US, &inexact);
+            if (inexact) tw_loss_add(w->ctx.loss, "wall-clock origin rounded to microseconds", 1);
+            tw_out_str(o, "opening log file ");
+            tw_out_u64(o, (uint64_t)(f_us / 1000000));
+            tw_out_putc(o, '.');
+            tw_out_u64_pad(o, (uint64_t)(f_us % 1000000), 6);
+            tw_out_str(o, OPENING_TAIL);
+            tw_out_str(o, "\ncorresponding to ");
+            tw_out_u64(o, (uint64_t)c_ms);
+            tw_out_str(o, CORRESPONDING_TAIL);
+            tw_out_putc(o, '\n');
+        } else {
+            tw_loss_add(w->ctx.loss, "wall-clock origin before 1970 dropped", 1);
+        }
+    }
+    tw_out_str(o, PROCESS);
+    tw_out_u64(o, w->pid);
+    tw_out_putc(o, '\n');
+}
+
+/* Text without line breaks: CR and LF become spaces (tallied). */
+static void put_text(rtl_writer *w, const char *s, size_t n) {
+    size_t run = 0;
+    bool replaced = false;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\n' || s[i] == '\r') {
+            tw_out_write(w->ctx.out, s + run, i - run);
+            tw_out_putc(w->ctx.out, ' ');
+            run = i + 1;
+            replaced = true;
+        }
+    }
+    tw_out_write(w->ctx.out, s + run, n - run);
+    if (replaced) tw_loss_add(w->ctx.loss, "line breaks in names replaced by spaces", 1);
+}
+
+static void put_trailer(rtl_writer *w, bool newline) {
+    tw_out_str(w->ctx.out, CLOSING);
+    tw_out_u64_pad(w->ctx.out, (uint64_t)w->trailer_ms, 6);
+    if (newline) tw_out_putc(w->ctx.out, '\n');
+    w->trailer_pending = false;
+}
+
+static int rtl_event(void *state, const tw_event *ev) {
+    rtl_writer *w = state;
+    tw_output *o = w->ctx.out;
+    if (!w->header_done) write_header(w, ev->pid);
+    switch (ev->kind) {
+    case TW_BEGIN:
+    case TW_END:
+    case TW_INSTANT:
+        break;
+    case TW_META:
+        if (tw_str_is(ev->name, TW_META_TRACE_END)) {
+            if (ev->ts < 0) {
+                tw_loss_add(w->ctx.loss, "events before time zero dropped", 1);
+                return TW_OK;
+            }
+            if (w->trailer_pending) put_trailer(w, true);
+            w->trailer_ms = tw_write_time(&w->ctx, ev->ts, TW_NS_PER_MS, "millisecond");
+            w->trailer_pending = true;
+        } else if (tw_str_is(ev->name, TW_META_THREAD_NAME) ||
+                   tw_str_is(ev->name, TW_META_PROCESS_NAME)) {
+            tw_loss_add(w->ctx.loss, "thread and process names dropped", 1);
+        } else {
+            tw_loss_add(w->ctx.loss, "metadata events dropped", 1);
+        }
+        return TW_OK;
+    case TW_SUSPEND:
+        tw_loss_add(w->ctx.loss, "suspend events dropped", 1);
+        return TW_OK;
+    case TW_RESUME:
+        tw_loss_add(w->ctx.loss, "resume events dropped", 1);
+        return TW_OK;
+    default:
+        tw_loss_add(w->ctx.loss, "counter events dropped", 1);
+        return TW_OK;
+    }
+    if (ev->ts < 0) {
+        tw_loss_add(w->ctx.loss, "events before time zero dropped", 1);
+        return TW_OK;
+    }
+    if (w->trailer_pending) put_trailer(w, true);
+    if (ev->pid != w->pid)
+        tw_loss_add(w->ctx.loss, "events of other processes written under this log's process id", 1);
+    if (ev->nattrs) tw_loss_add(w->ctx.loss, "event attributes dropped", 1);
+    int64_t ms = tw_write_time(&w->ctx, ev->ts, TW_NS_PER_MS, "millisecond");
+    tw_out_u64_pad(o, (uint64_t)ms, 6);
+    tw_out_putc(o, ' ');
+    tw_out_u64(o, ev->tid);
+    if (ev->kind == TW_INSTANT || ev->cat) {
+        /* "| CAT : TEXT"; scopes with a category are logical sub-scopes */
+        tw_out_write(o, ev->cat && ev->cat->len ? " | " : " | :", ev->cat && ev->cat->len ? 3 : 4);
+        if (ev->cat && ev->cat->len) {
+            put_text(w, ev->cat->s, ev->cat->len);
+            tw_out_str(o, " :");
+        }
+        tw_out_putc(o, ' ');
+        if (ev->kind == TW_BEGIN) tw_out_str(o, "{ ");
+        else if (ev->kind == TW_END) tw_out_str(o, "} ");
+        else if (ev->name->len && (ev->name->s[0] == '{' || ev->name->s[0] == '}'))
+            tw_loss_add(w->ctx.loss, "messages starting with a brace (read back as sub-scopes)", 1);
+        put_text(w, ev->name->s, ev->name->len);
+        if (ev->kind == TW_INSTANT && ev->msg && ev->msg_len) {
+            tw_out_str(o, " : ");
+            put_text(w, ev->msg, ev->msg_len);
+            tw_loss_add(w->ctx.loss, "message texts joined to their names", 1);
+        }
+    } else {
+        tw_out_write(o, ev->kind == TW_BEGIN ? " {" : " }", 2);
+        if (ev->name->len) {
+            tw_out_putc(o, ' ');
+            put_text(w, ev->name->s, ev->name->len);
+        }
+    }
+    tw_out_putc(o, '\n');
+    return TW_OK;
+}
+
+static int rtl_end(void *state) {
+    rtl_writer *w = state;
+    if (!w->header_done) write_header(w, 0);
+    if (w->trailer_pending) put_trailer(w, false);
+    return TW_OK;
+}
+
+static void rtl_free(void *state) { free(state); }
+
+/* ---- descriptor ---------------------------------------------------------- */
+
+static const char *const rtl_aliases[] = {"rtl-logfile", "oolog", NULL};
+static const char *const rtl_exts[] = {".log", ".nopid", NULL};
+static const tw_option rtl_options[] = {
+    {"rtl-subscopes", TW_OPT_BOOL, "yes", NULL, TW_OPT_READ,
+     "read messages starting with '{' or '}' as logical sub-scopes"},
+    {NULL, 0, NULL, NULL, 0, NULL}};
+
+static const tw_format rtl_format = {
+    .abi = TW_FORMAT_ABI,
+    .name = "rtl",
+    .aliases = rtl_aliases,
+    .extensions = rtl_exts,
+    .description = "OpenOffice.org RTL_LOGFILE profiling time stamps",
+    .flags = TW_FMT_TEXT | TW_FMT_THREADS | TW_FMT_ORIGIN,
+    .options = rtl_options,
+    .probe = rtl_probe,
+    .read_open = rtl_open,
+    .read_next = rtl_next,
+    .read_close = rtl_close,
+    .write_begin = rtl_begin,
+    .write_event = rtl_event,
+    .write_end = rtl_end,
+    .write_free = rtl_free,
+};
+
+TW_FORMAT_EXPORT(rtl, rtl_format)
