@@ -1,0 +1,92 @@
+# tracewright - build, test and install.
+#
+#   make             build/tracewright and build/libtracewright.a (warnings are errors)
+#   make run         convert the shipped examples, showing the tool at work
+#   make test        unit tests, golden-file CLI tests and round trips
+#   make sanitize    the whole test suite under AddressSanitizer + UBSan
+#   make install     PREFIX=/usr/local DESTDIR= (binary, library, headers, man page)
+#   make uninstall / make clean
+
+CC       ?= cc
+AR       ?= ar
+CFLAGS   ?= -O2 -g
+WARNINGS := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wpointer-arith -Wformat=2 -Wno-format-nonliteral -Wundef
+STD      := -std=c11 -D_POSIX_C_SOURCE=200809L
+CPPFLAGS += -Iinclude -Isrc
+ALL_CFLAGS = $(STD) $(WARNINGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP
+
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+BUILD    ?= build
+
+LIB_SRCS  := $(sort $(wildcard src/core/*.c src/formats/*.c src/stats/*.c))
+CLI_SRCS  := $(sort $(wildcard src/cli/*.c))
+UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
+
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/%.o)
+UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
+
+LIB  := $(BUILD)/libtracewright.a
+BIN  := $(BUILD)/tracewright
+UNIT := $(BUILD)/unit-tests
+
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+             -fno-sanitize-recover=all
+
+.PHONY: all run test unit cli sanitize install uninstall clean
+
+all: $(BIN) $(LIB)
+
+$(LIB): $(LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BIN): $(CLI_OBJS) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB)
+
+$(UNIT): $(UNIT_OBJS) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB)
+
+# test functions are declared by the runner's table, not in headers
+$(UNIT_OBJS): WARNINGS += -Wno-missing-prototypes
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+run: $(BIN)
+	@echo '$$ tracewright detect examples/office-startup_4711.log examples/control-loop.csv'
+	@$(BIN) detect examples/office-startup_4711.log examples/control-loop.csv
+	@echo
+	@echo '$$ tracewright convert -t jsonl examples/office-startup_4711.log'
+	@$(BIN) convert -t jsonl examples/office-startup_4711.log
+	@echo
+	@echo '$$ tracewright convert -f lms -t rtl examples/control-loop.csv'
+	@$(BIN) convert -f lms -t rtl examples/control-loop.csv; echo
+
+test: $(BIN) $(UNIT)
+	@sh tests/run.sh $(BUILD)
+
+sanitize:
+	@$(MAKE) --no-print-directory BUILD=build-san CFLAGS="$(SAN_FLAGS)" \
+	    LDFLAGS="-fsanitize=address,undefined" test
+
+install: $(BIN) $(LIB)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
+	    $(DESTDIR)$(PREFIX)/include/tracewright $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/tracewright
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libtracewright.a
+	install -m 644 include/tracewright/*.h $(DESTDIR)$(PREFIX)/include/tracewright/
+	install -m 644 docs/tracewright.1 $(DESTDIR)$(PREFIX)/share/man/man1/tracewright.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/tracewright $(DESTDIR)$(PREFIX)/lib/libtracewright.a \
+	    $(DESTDIR)$(PREFIX)/share/man/man1/tracewright.1
+	rm -rf $(DESTDIR)$(PREFIX)/include/tracewright
+
+clean:
+	rm -rf build build-san
+
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)

@@ -1,0 +1,89 @@
+/*
+ * The tracewright command line: shared services of main.c used by the
+ * subcommands (argument parsing, diagnostics on stderr, exit codes).
+ * The CLI uses only the public headers of the library.
+ */
+#ifndef TW_CLI_H
+#define TW_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "tracewright/tracewright.h"
+
+/* Exit status: 0 ok, 1 findings, 2 trouble. */
+enum { EXIT_OK = 0, EXIT_FINDINGS = 1, EXIT_TROUBLE = 2 };
+
+/* ---- subcommands ---- */
+int cmd_convert(int argc, char **argv);
+int cmd_detect(int argc, char **argv);
+int cmd_formats(int argc, char **argv);
+
+/* ---- argument parsing ---- */
+
+typedef struct cli_opt {
+    const char *lng;  /* long name without dashes, or NULL */
+    char shrt;        /* short letter, or 0 */
+    bool has_arg;
+    int id;
+} cli_opt;
+
+enum {
+    CLI_DONE = -1,     /* no more arguments */
+    CLI_OPERAND = -2,  /* *arg is an operand */
+    CLI_ERROR = -3,    /* a usage error was printed */
+    CLI_UNKNOWN = -4   /* an unknown long option: *name and *arg (may be NULL) */
+};
+
+typedef struct cli_parser {
+    const char *cmd;  /* "convert", for messages */
+    int argc;
+    char **argv;
+    int i;
+    bool only_operands;
+    const char *bundle;  /* remaining letters of "-abc" */
+    char namebuf[128];
+} cli_parser;
+
+void cli_parser_init(cli_parser *p, const char *cmd, int argc, char **argv);
+/*
+ * The next option id, CLI_OPERAND, CLI_UNKNOWN, CLI_DONE or CLI_ERROR.
+ * *arg gets the option's argument or the operand; *name the long option
+ * name for CLI_UNKNOWN.
+ */
+int cli_next(cli_parser *p, const cli_opt *opts, const char **arg, const char **name);
+
+/* "tracewright CMD: MESSAGE" + a hint to --help, on stderr; returns 2. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Parse a non-negative decimal option value; false on error (printed). */
+bool cli_parse_count(const char *cmd, const char *opt, const char *v, unsigned long long *out);
+
+/* ---- diagnostics ---- */
+
+typedef struct cli_diag {
+    tw_diag_sink sink;
+    unsigned long long max;     /* 0 = no limit */
+    unsigned long long shown;
+    unsigned long long hidden;
+} cli_diag;
+
+/* A sink that prints GCC-style lines on stderr. */
+void cli_diag_init(cli_diag *d, unsigned long long max);
+/* Print the "N more diagnostics not shown" note if any were hidden. */
+void cli_diag_finish(cli_diag *d);
+/* Report a problem of the tool itself (not tied to an input). */
+void cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Refuse to read an interactive terminal: true (message printed) when one
+ * of the inputs is "-" and standard input is a terminal. */
+bool cli_stdin_is_terminal(char *const *paths, int n);
+
+#endif

@@ -1,0 +1,277 @@
+/*
+ * tracewright - convert, analyse and check profiler logs.
+ *
+ * main() dispatches to one function per subcommand (table below) and holds
+ * the services they share: argument parsing and diagnostics on stderr.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static int cmd_help(int argc, char **argv);
+
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    {"convert", cmd_convert, "convert logs from one format to another"},
+    {"detect", cmd_detect, "tell the format of each file"},
+    {"formats", cmd_formats, "list the formats, their capabilities and options"},
+    {"help", cmd_help, "show help for a command"},
+};
+
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "Usage: tracewright COMMAND [OPTIONS] [FILE...]\n"
+            "\n"
+            "Convert, analyse and check profiler logs.\n"
+            "\n"
+            "Commands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f,
+            "\n"
+            "Options:\n"
+            "  -h, --help     show this help and exit\n"
+            "  -V, --version  show the version and exit\n"
+            "\n"
+            "FILE '-' or no FILE means standard input.  'tracewright COMMAND --help'\n"
+            "describes a command.  Exit status: 0 ok, 1 findings, 2 trouble.\n");
+}
+
+static void version(void) {
+    printf("tracewright %s\n"
+           "Copyright (c) 2026 The tracewright authors.  MIT License.\n"
+           "Formats:",
+           tw_version());
+    for (size_t i = 0; i < tw_format_count(); i++) printf(" %s", tw_format_at(i)->name);
+    printf("\n");
+}
+
+static const struct command *find_command(const char *name) {
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0) return &commands[i];
+    return NULL;
+}
+
+static int cmd_help(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    const struct command *c = find_command(argv[1]);
+    if (!c || c->run == cmd_help) {
+        if (c) {
+            printf("Usage: tracewright help [COMMAND]\n");
+            return EXIT_OK;
+        }
+        return cli_usage_error("help", "unknown command '%s'", argv[1]);
+    }
+    char *args[] = {argv[1], "--help", NULL};
+    return c->run(2, args);
+}
+
+int main(int argc, char **argv) {
+    /* `tracewright ... | head` ends quietly, like other filters */
+    signal(SIGPIPE, SIG_DFL);
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_TROUBLE;
+    }
+    const char *a = argv[1];
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+        usage(stdout);
+        return fflush(stdout) == 0 ? EXIT_OK : EXIT_TROUBLE;
+    }
+    if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
+        version();
+        return fflush(stdout) == 0 ? EXIT_OK : EXIT_TROUBLE;
+    }
+    const struct command *c = find_command(a);
+    if (!c) {
+        if (a[0] == '-') fprintf(stderr, "tracewright: unknown option '%s'\n", a);
+        else fprintf(stderr, "tracewright: unknown command '%s'\n", a);
+        fprintf(stderr, "Try 'tracewright --help' for more information.\n");
+        return EXIT_TROUBLE;
+    }
+    int rc = c->run(argc - 1, argv + 1);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        if (errno != EPIPE) cli_error("cannot write to standard output: %s", strerror(errno));
+        return EXIT_TROUBLE;
+    }
+    return rc;
+}
+
+/* ---- argument parsing ---------------------------------------------------- */
+
+void cli_parser_init(cli_parser *p, const char *cmd, int argc, char **argv) {
+    memset(p, 0, sizeof *p);
+    p->cmd = cmd;
+    p->argc = argc;
+    p->argv = argv;
+    p->i = 1;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "tracewright %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\nTry 'tracewright %s --help' for more information.\n", cmd);
+    va_end(ap);
+    return EXIT_TROUBLE;
+}
+
+int cli_next(cli_parser *p, const cli_opt *opts, const char **arg, const char **name) {
+    *arg = NULL;
+    if (name) *name = NULL;
+    if (p->bundle && *p->bundle) {
+        char c = *p->bundle++;
+        for (const cli_opt *o = opts; o->lng || o->shrt; o++) {
+            if (o->shrt != c) continue;
+            if (o->has_arg) {
+                if (*p->bundle) {
+                    *arg = p->bundle;
+                } else if (p->i < p->argc) {
+                    *arg = p->argv[p->i++];
+                } else {
+                    cli_usage_error(p->cmd, "option '-%c' needs a value", c);
+                    return CLI_ERROR;
+                }
+                p->bundle = NULL;
+            }
+            return o->id;
+        }
+        cli_usage_error(p->cmd, "unknown option '-%c'", c);
+        return CLI_ERROR;
+    }
+    p->bundle = NULL;
+    if (p->i >= p->argc) return CLI_DONE;
+    char *a = p->argv[p->i++];
+    if (p->only_operands || a[0] != '-' || a[1] == '\0') {
+        *arg = a;
+        return CLI_OPERAND;
+    }
+    if (strcmp(a, "--") == 0) {
+        p->only_operands = true;
+        return cli_next(p, opts, arg, name);
+    }
+    if (a[1] != '-') {
+        p->bundle = a + 1;
+        return cli_next(p, opts, arg, name);
+    }
+    const char *body = a + 2;
+    const char *eq = strchr(body, '=');
+    size_t n = eq ? (size_t)(eq - body) : strlen(body);
+    for (const cli_opt *o = opts; o->lng || o->shrt; o++) {
+        if (!o->lng || strlen(o->lng) != n || memcmp(o->lng, body, n) != 0) continue;
+        if (o->has_arg) {
+            if (eq) {
+                *arg = eq + 1;
+            } else if (p->i < p->argc) {
+                *arg = p->argv[p->i++];
+            } else {
+                cli_usage_error(p->cmd, "option '--%s' needs a value", o->lng);
+                return CLI_ERROR;
+            }
+        } else if (eq) {
+            cli_usage_error(p->cmd, "option '--%s' takes no value", o->lng);
+            return CLI_ERROR;
+        }
+        return o->id;
+    }
+    if (!name || n >= sizeof p->namebuf) {
+        cli_usage_error(p->cmd, "unknown option '%s'", a);
+        return CLI_ERROR;
+    }
+    memcpy(p->namebuf, body, n);
+    p->namebuf[n] = '\0';
+    *name = p->namebuf;
+    *arg = eq ? eq + 1 : NULL;
+    return CLI_UNKNOWN;
+}
+
+bool cli_parse_count(const char *cmd, const char *opt, const char *v, unsigned long long *out) {
+    char *end;
+    errno = 0;
+    if (v[0] < '0' || v[0] > '9') goto bad;
+    *out = strtoull(v, &end, 10);
+    if (errno || *end) goto bad;
+    return true;
+bad:
+    cli_usage_error(cmd, "option '%s' expects a non-negative integer, not '%s'", opt, v);
+    return false;
+}
+
+/* ---- diagnostics --------------------------------------------------------- */
+
+static void print_diag(void *user, const tw_diag *d) {
+    cli_diag *cd = user;
+    if (cd->max && cd->shown >= cd->max) {
+        cd->hidden++;
+        return;
+    }
+    cd->shown++;
+    const char *sev = tw_severity_name(d->severity);
+    const tw_loc *l = &d->loc;
+    switch (l->kind) {
+    case TW_LOC_TEXT:
+        if (l->col)
+            fprintf(stderr, "%s:%llu:%llu: %s: ", l->file, (unsigned long long)l->line,
+                    (unsigned long long)l->col, sev);
+        else
+            fprintf(stderr, "%s:%llu: %s: ", l->file, (unsigned long long)l->line, sev);
+        break;
+    case TW_LOC_BINARY:
+        fprintf(stderr, "%s: %s: offset %llu (record %llu): ", l->file, sev,
+                (unsigned long long)l->offset, (unsigned long long)l->record);
+        break;
+    case TW_LOC_FILE:
+        fprintf(stderr, "%s: %s: ", l->file, sev);
+        break;
+    default:
+        fprintf(stderr, "tracewright: %s: ", sev);
+        break;
+    }
+    fprintf(stderr, "%s [%s]\n", d->message, d->rule_id);
+}
+
+void cli_diag_init(cli_diag *d, unsigned long long max) {
+    memset(d, 0, sizeof *d);
+    d->sink.fn = print_diag;
+    d->sink.user = d;
+    d->max = max;
+}
+
+void cli_diag_finish(cli_diag *d) {
+    if (d->hidden)
+        fprintf(stderr,
+                "tracewright: note: %llu more diagnostic%s not shown "
+                "(--max-diagnostics 0 shows all)\n",
+                d->hidden, d->hidden == 1 ? "" : "s");
+}
+
+void cli_error(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "tracewright: error: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+}
+
+bool cli_stdin_is_terminal(char *const *paths, int n) {
+    bool uses_stdin = n == 0;
+    for (int i = 0; i < n; i++) uses_stdin |= strcmp(paths[i], "-") == 0;
+    if (!uses_stdin || !isatty(STDIN_FILENO)) return false;
+    cli_error("standard input is a terminal; give a FILE or redirect the input");
+    return true;
+}
