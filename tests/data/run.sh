@@ -1,0 +1,137 @@
+#!/bin/sh
+# Fixture-driven tests over tests/data/FORMAT/{good,bad}/.
+#
+# For every fixture X (any file that is not an expectation) the runner
+# converts it to the canonical stream, from the fixture's own directory:
+#     tracewright convert -f FORMAT -t jsonl [$(cat X.args)] X
+# and compares with
+#     X.expected   standard output (the jsonl), byte for byte (absent: empty)
+#     X.stderr     diagnostics, byte for byte (absent: none; required in bad/)
+#     X.exit       exit status (absent: 0)
+# Then, for every fixture named in FORMAT/roundtrip.list, FORMAT -> jsonl ->
+# FORMAT must reproduce the fixture byte for byte without any diagnostic, and
+# every .expected file must come back unchanged through jsonl -> jsonl.
+#
+#   sh tests/data/run.sh [--update] BUILD_DIR [SUBSTRING...]
+set -u
+update=0
+[ "${1:-}" = "--update" ] && { update=1; shift; }
+[ $# -ge 1 ] || { echo "usage: $0 [--update] BUILD_DIR [SUBSTRING...]" >&2; exit 2; }
+bin=$(cd "$1" && pwd)/tracewright
+shift
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tw-data.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+selected() {
+    [ $# -eq 0 ] && return 0
+    for pat in "$@"; do
+        case "$name" in *"$pat"*) return 0 ;; esac
+    done
+    return 1
+}
+
+ok() { pass=$((pass + 1)); }
+bad() {
+    echo "FAIL $name: $1"
+    [ -n "${2:-}" ] && sed -n '1,30s/^/    /p' "$2"
+    fail=$((fail + 1))
+}
+
+# expect FILE ACTUAL: compare, or rewrite in --update mode
+expect() {
+    if [ "$update" -eq 1 ]; then
+        if [ -s "$2" ]; then cp "$2" "$1"; else rm -f "$1"; fi
+        return 0
+    fi
+    if [ -f "$1" ]; then
+        cmp -s "$1" "$2" && return 0
+        diff -u "$1" "$2" | sed -n '3,30p' >"$tmp/diff"
+        return 1
+    fi
+    [ -s "$2" ] && { cp "$2" "$tmp/diff"; return 1; }
+    return 0
+}
+
+for fmtdir in "$here"/*/; do
+    fmt=$(basename "$fmtdir")
+    for kind in good bad; do
+        for x in "$fmtdir$kind"/*; do
+            [ -f "$x" ] || continue
+            case "$x" in *.expected | *.stderr | *.exit | *.args | *.md) continue ;; esac
+            name="$fmt/$kind/$(basename "$x")"
+            selected "$@" || continue
+            args=""
+            [ -f "$x.args" ] && args=$(cat "$x.args")
+            # shellcheck disable=SC2086
+            (cd "$(dirname "$x")" && LC_ALL=C "$bin" convert -f "$fmt" -t jsonl $args \
+                "$(basename "$x")" >"$tmp/out" 2>"$tmp/err")
+            status=$?
+            if [ "$update" -eq 1 ]; then
+                if [ "$status" -ne 0 ]; then echo "$status" >"$x.exit"; else rm -f "$x.exit"; fi
+            fi
+            want=0
+            [ -f "$x.exit" ] && want=$(cat "$x.exit")
+            if [ "$status" != "$want" ]; then
+                bad "exit status $status, expected $want" "$tmp/err"
+                continue
+            fi
+            if ! expect "$x.expected" "$tmp/out"; then
+                bad "output differs" "$tmp/diff"
+                continue
+            fi
+            if ! expect "$x.stderr" "$tmp/err"; then
+                bad "diagnostics differ" "$tmp/diff"
+                continue
+            fi
+            if [ "$kind" = bad ] && [ ! -s "$tmp/err" ]; then
+                bad "a bad fixture must produce diagnostics"
+                continue
+            fi
+            ok
+        done
+    done
+    # FORMAT -> jsonl -> FORMAT reproduces canonical fixtures byte for byte
+    if [ -f "${fmtdir}roundtrip.list" ]; then
+        while read -r f; do
+            case "$f" in "" | "#"*) continue ;; esac
+            name="$fmt/roundtrip/$f"
+            selected "$@" || continue
+            x="${fmtdir}$f"
+            if [ ! -f "$x" ]; then
+                bad "listed fixture is missing"
+                continue
+            fi
+            (cd "$(dirname "$x")" && "$bin" convert -f "$fmt" -t jsonl "$(basename "$x")" 2>"$tmp/err1" |
+                "$bin" convert -f jsonl -t "$fmt" >"$tmp/rt" 2>"$tmp/err2")
+            cat "$tmp/err1" "$tmp/err2" >"$tmp/err"
+            if ! cmp -s "$x" "$tmp/rt"; then
+                diff -u "$x" "$tmp/rt" | sed -n '3,30p' >"$tmp/diff"
+                bad "$fmt -> jsonl -> $fmt differs from the fixture" "$tmp/diff"
+            elif [ -s "$tmp/err" ]; then
+                bad "round trip reported diagnostics" "$tmp/err"
+            else
+                ok
+            fi
+        done <"${fmtdir}roundtrip.list"
+    fi
+    # jsonl -> jsonl is the identity
+    for e in "$fmtdir"good/*.expected "$fmtdir"bad/*.expected; do
+        [ -f "$e" ] || continue
+        name="$fmt/identity/${e#"$fmtdir"}"
+        selected "$@" || continue
+        "$bin" convert -f jsonl -t jsonl "$e" >"$tmp/id" 2>"$tmp/err"
+        if ! cmp -s "$e" "$tmp/id"; then
+            diff -u "$e" "$tmp/id" | sed -n '3,30p' >"$tmp/diff"
+            bad "jsonl -> jsonl is not the identity" "$tmp/diff"
+        elif [ -s "$tmp/err" ]; then
+            bad "jsonl -> jsonl reported diagnostics" "$tmp/err"
+        else
+            ok
+        fi
+    done
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

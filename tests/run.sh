@@ -1,0 +1,39 @@
+#!/bin/sh
+# Runs every test suite against the binaries in BUILD_DIR and ends with the
+# combined line "N passed, N failed".  Exit status 0 only when nothing failed.
+#
+#   sh tests/run.sh [BUILD_DIR]        (default: build)
+set -u
+build=${1:-build}
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "$build" && pwd) || exit 2
+total_pass=0
+total_fail=0
+
+run_suite() {
+    title=$1
+    shift
+    echo "== $title"
+    out=$("$@" 2>&1)
+    status=$?
+    printf '%s\n' "$out"
+    last=$(printf '%s\n' "$out" | tail -n 1)
+    p=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1/p')
+    f=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\2/p')
+    if [ -z "$p" ]; then
+        echo "suite '$title' did not report its results (exit status $status)"
+        p=0
+        f=1
+    elif [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
+        f=1
+    fi
+    total_pass=$((total_pass + p))
+    total_fail=$((total_fail + f))
+}
+
+run_suite "unit tests" "$build/unit-tests"
+run_suite "fixture tests" sh "$here/data/run.sh" "$build"
+run_suite "cli tests" sh "$here/cli/run.sh" "$build"
+echo
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]

@@ -1,0 +1,61 @@
+/* The unit-test runner: every test listed here runs once. */
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "harness.h"
+
+#define TESTS(X)                                                                        \
+    X(strtab_interning) X(strtab_many) X(strtab_limit) X(hash_stable)                   \
+    X(time_round) X(parse_numbers) X(utf8_validation) X(json_escaping) X(base64)        \
+    X(csv_quoting) X(output_numbers) X(output_errors) X(input_lines_mem)                \
+    X(input_lines_stream) X(input_long_lines) X(input_peek) X(input_open_errors)       \
+    X(diag_rules) X(registry_lookup) X(detect_formats) X(options)                       \
+    X(rtl_header) X(rtl_records) X(rtl_messages) X(rtl_subscopes_option)                \
+    X(rtl_wraparound) X(rtl_bad_lines) X(rtl_interleaved) X(rtl_pid_from_name)          \
+    X(rtl_trailer_reopen) X(rtl_writer)                                                 \
+    X(lms_basic) X(lms_negative_diff) X(lms_mapping_problems) X(lms_legacy)            \
+    X(lms_bad_lines) X(lms_writer)                                                      \
+    X(jsonl_reader_fields) X(jsonl_reader_strings) X(jsonl_reader_errors)              \
+    X(jsonl_writer_bytes) X(source_merge) X(source_merge_unanchored)
+
+#define DECLARE(name) void test_##name(void);
+TESTS(DECLARE)
+
+static const struct {
+    const char *name;
+    void (*fn)(void);
+} tests[] = {
+#define ENTRY(name) {#name, test_##name},
+    TESTS(ENTRY)
+};
+
+static int failures;
+static const char *current;
+
+void tu_fail(const char *file, int line, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    printf("%s:%d: %s: ", file, line, current);
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+    failures++;
+}
+
+int main(int argc, char **argv) {
+    int pass = 0, fail = 0;
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+        if (argc > 1 && !strstr(tests[i].name, argv[1])) continue;
+        current = tests[i].name;
+        int before = failures;
+        tests[i].fn();
+        if (failures == before) pass++;
+        else {
+            printf("FAIL %s\n", tests[i].name);
+            fail++;
+        }
+    }
+    printf("%d passed, %d failed\n", pass, fail);
+    return fail ? 1 : 0;
+}

@@ -1,0 +1,251 @@
+/* Unit tests of the core: interning, time, numbers, UTF-8, emit helpers, output. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "harness.h"
+
+void test_strtab_interning(void) {
+    tw_strtab *t = tw_strtab_new();
+    const tw_str *a = tw_intern_cstr(t, "alpha");
+    const tw_str *b = tw_intern(t, "alphabet", 5);
+    const tw_str *c = tw_intern_cstr(t, "beta");
+    const tw_str *e = tw_intern(t, "", 0);
+    CHECK(a == b);
+    CHECK(a != c);
+    CHECK_EQ_U(a->id, 0);
+    CHECK_EQ_U(c->id, 1);
+    CHECK_EQ_U(e->id, 2);
+    CHECK_EQ_U(e->len, 0);
+    CHECK_EQ_I(e->s[0], 0);
+    CHECK_STR(a->s, "alpha");
+    CHECK(tw_strtab_at(t, 1) == c);
+    CHECK(tw_strtab_at(t, 3) == NULL);
+    /* embedded NUL bytes are part of the string */
+    const tw_str *n1 = tw_intern(t, "a\0b", 3), *n2 = tw_intern(t, "a\0c", 3);
+    CHECK(n1 != n2);
+    CHECK_EQ_U(n1->len, 3);
+    CHECK(tw_intern(t, "a\0b", 3) == n1);
+    CHECK_EQ_U(tw_strtab_count(t), 5);
+    tw_strtab_free(t);
+}
+
+void test_strtab_many(void) {
+    tw_strtab *t = tw_strtab_new();
+    const tw_str *first[1000];
+    char buf[64];
+    for (int i = 0; i < 20000; i++) {
+        int n = snprintf(buf, sizeof buf, "scope-%d-%s", i, i % 3 ? "x" : "a-longer-suffix-of-text");
+        const tw_str *s = tw_intern(t, buf, (size_t)n);
+        CHECK(s != NULL);
+        if (i < 1000) first[i] = s;
+    }
+    CHECK_EQ_U(tw_strtab_count(t), 20000);
+    /* pointers stay stable while the table grows */
+    for (int i = 0; i < 1000; i++) {
+        int n = snprintf(buf, sizeof buf, "scope-%d-%s", i, i % 3 ? "x" : "a-longer-suffix-of-text");
+        CHECK(tw_intern(t, buf, (size_t)n) == first[i]);
+        CHECK_EQ_U(first[i]->id, (uint64_t)i);
+    }
+    /* a very long string gets its own chunk */
+    char *big = malloc(200000);
+    memset(big, 'x', 200000);
+    const tw_str *bs = tw_intern(t, big, 200000);
+    CHECK(bs && bs->len == 200000);
+    CHECK(tw_intern(t, big, 200000) == bs);
+    free(big);
+    CHECK(tw_strtab_bytes(t) > 200000);
+    tw_strtab_free(t);
+}
+
+void test_strtab_limit(void) {
+    tw_strtab *t = tw_strtab_new();
+    tw_strtab_set_limit(t, 2);
+    CHECK(tw_intern_cstr(t, "a") != NULL);
+    CHECK(tw_intern_cstr(t, "b") != NULL);
+    CHECK(tw_intern_cstr(t, "c") == NULL);
+    CHECK(tw_intern_cstr(t, "a") != NULL); /* existing strings are still found */
+    tw_strtab_free(t);
+}
+
+void test_hash_stable(void) {
+    CHECK_EQ_U(tw_hash("abc", 3), tw_hash("abcd", 3));
+    CHECK(tw_hash("abc", 3) != tw_hash("abd", 3));
+    CHECK(tw_hash("", 0) != tw_hash("\0", 1));
+    CHECK(tw_hash("12345678", 8) != tw_hash("12345679", 8));
+}
+
+void test_time_round(void) {
+    bool inexact;
+    CHECK_EQ_I(tw_round_div(1234000000, 1000000, &inexact), 1234);
+    CHECK(!inexact);
+    CHECK_EQ_I(tw_round_div(1234499999, 1000000, &inexact), 1234);
+    CHECK(inexact);
+    CHECK_EQ_I(tw_round_div(1234500000, 1000000, NULL), 1235); /* halves go up */
+    CHECK_EQ_I(tw_round_div(-1, 1000000, &inexact), 0);
+    CHECK(inexact);
+    CHECK_EQ_I(tw_round_div(-500000, 1000000, NULL), 0);
+    CHECK_EQ_I(tw_round_div(-500001, 1000000, NULL), -1);
+    CHECK_EQ_I(tw_round_div(-1500000, 1000000, NULL), -1);
+    CHECK_EQ_I(tw_round_div(INT64_MAX, 1000, NULL), INT64_MAX / 1000 + 1);
+    CHECK_EQ_I(tw_round_div(INT64_MIN, 1000, NULL), INT64_MIN / 1000 - 1); /* -...775.808 */
+    CHECK_EQ_I(tw_floor_div(-1, 1000), -1);
+    CHECK_EQ_I(tw_floor_div(-1000, 1000), -1);
+    CHECK_EQ_I(tw_floor_div(999, 1000), 0);
+    int64_t ns;
+    CHECK(tw_to_ns(9223372036854, TW_NS_PER_MS, &ns));
+    CHECK_EQ_I(ns, 9223372036854000000);
+    CHECK(!tw_to_ns(9223372036855, TW_NS_PER_MS, &ns));
+    CHECK(!tw_to_ns(-9223372036855, TW_NS_PER_MS, &ns));
+}
+
+void test_parse_numbers(void) {
+    uint64_t u;
+    int64_t i;
+    CHECK(tw_parse_u64("0", 1, &u) && u == 0);
+    CHECK(tw_parse_u64("18446744073709551615", 20, &u) && u == UINT64_MAX);
+    CHECK(!tw_parse_u64("18446744073709551616", 20, &u));
+    CHECK(!tw_parse_u64("", 0, &u));
+    CHECK(!tw_parse_u64("12a", 3, &u));
+    CHECK(!tw_parse_u64("-1", 2, &u));
+    CHECK(!tw_parse_u64("+1", 2, &u));
+    CHECK(!tw_parse_u64(" 1", 2, &u));
+    CHECK(tw_parse_i64("-9223372036854775808", 20, &i) && i == INT64_MIN);
+    CHECK(!tw_parse_i64("-9223372036854775809", 20, &i));
+    CHECK(tw_parse_i64("9223372036854775807", 19, &i) && i == INT64_MAX);
+    CHECK(!tw_parse_i64("9223372036854775808", 19, &i));
+    CHECK(!tw_parse_i64("-", 1, &i));
+    CHECK(tw_parse_i64("-0", 2, &i) && i == 0);
+    bool ovf;
+    CHECK_EQ_U(tw_scan_u64("000123 11", 9, &u, &ovf), 6);
+    CHECK_EQ_U(u, 123);
+    CHECK(!ovf);
+    CHECK_EQ_U(tw_scan_u64("99999999999999999999x", 21, &u, &ovf), 20);
+    CHECK(ovf);
+}
+
+void test_utf8_validation(void) {
+    CHECK(tw_utf8_valid("plain ascii text, long enough for the fast path", 47));
+    CHECK(tw_utf8_valid("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 14));
+    CHECK(!tw_utf8_valid("caf\xe9", 4));             /* Latin-1 */
+    CHECK(!tw_utf8_valid("\xc0\xaf", 2));            /* overlong '/' */
+    CHECK(!tw_utf8_valid("\xe0\x80\xaf", 3));        /* overlong */
+    CHECK(!tw_utf8_valid("\xed\xa0\x80", 3));        /* surrogate */
+    CHECK(!tw_utf8_valid("\xf4\x90\x80\x80", 4));    /* > U+10FFFF */
+    CHECK(!tw_utf8_valid("\xe2\x82", 2));            /* truncated */
+    CHECK(!tw_utf8_valid("\x80", 1));                /* lone continuation */
+    CHECK(tw_utf8_valid("a\0b", 3));
+    char out[4];
+    CHECK_EQ_U(tw_utf8_put(0x20AC, out), 3);
+    CHECK_MEM(out, 3, "\xe2\x82\xac");
+    CHECK_EQ_U(tw_utf8_put(0x1F600, out), 4);
+    CHECK_MEM(out, 4, "\xf0\x9f\x98\x80");
+}
+
+static char *mem_text(tw_output *o, size_t *n) {
+    const char *d = tw_output_mem_data(o, n);
+    char *s = malloc(*n + 1);
+    memcpy(s, d, *n);
+    s[*n] = '\0';
+    return s;
+}
+
+void test_json_escaping(void) {
+    tw_output *o = tw_output_mem();
+    CHECK(tw_out_json_str(o, "a\"b\\c\n\t\r\b\f\x01\x1f\x7f/", 14));
+    tw_out_putc(o, ' ');
+    CHECK(tw_out_json_str(o, "caf\xc3\xa9", 5));
+    tw_out_putc(o, ' ');
+    CHECK(!tw_out_json_str(o, "caf\xe9!", 5));
+    tw_out_putc(o, ' ');
+    CHECK(tw_out_json_str(o, "nul\0byte", 8));
+    size_t n;
+    char *s = mem_text(o, &n);
+    CHECK_STR(s, "\"a\\\"b\\\\c\\n\\t\\r\\b\\f\\u0001\\u001f\\u007f/\" \"caf\xc3\xa9\" "
+                 "\"caf\xef\xbf\xbd!\" \"nul\\u0000byte\"");
+    free(s);
+    tw_output_close(o);
+}
+
+void test_base64(void) {
+    static const char *const plain[] = {"", "f", "fo", "foo", "foob", "fooba", "foobar"};
+    static const char *const coded[] = {"", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy"};
+    for (int i = 0; i < 7; i++) {
+        tw_output *o = tw_output_mem();
+        tw_out_base64(o, plain[i], strlen(plain[i]));
+        size_t n;
+        char *s = mem_text(o, &n);
+        CHECK_STR(s, coded[i]);
+        unsigned char back[16];
+        size_t k = tw_base64_decode(s, n, back);
+        CHECK_MEM(back, k, plain[i]);
+        free(s);
+        tw_output_close(o);
+    }
+    unsigned char b[8];
+    CHECK_EQ_U(tw_base64_decode("Zm8", 3, b), 2);    /* padding may be left out */
+    CHECK(tw_base64_decode("Zm9", 3, b) == (size_t)-1); /* non-zero leftover bits */
+    CHECK(tw_base64_decode("Z", 1, b) == (size_t)-1);
+    CHECK(tw_base64_decode("Zm!v", 4, b) == (size_t)-1);
+    CHECK(tw_base64_decode("Zh==", 4, b) == (size_t)-1); /* non-zero padding bits */
+}
+
+void test_csv_quoting(void) {
+    tw_output *o = tw_output_mem();
+    tw_out_csv_field(o, "plain", 5);
+    tw_out_putc(o, ',');
+    tw_out_csv_field(o, "a,b", 3);
+    tw_out_putc(o, ',');
+    tw_out_csv_field(o, "say \"hi\"", 8);
+    tw_out_putc(o, ',');
+    tw_out_csv_field(o, "two\nlines", 9);
+    size_t n;
+    char *s = mem_text(o, &n);
+    CHECK_STR(s, "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\"");
+    free(s);
+    tw_output_close(o);
+}
+
+void test_output_numbers(void) {
+    tw_output *o = tw_output_mem();
+    tw_out_u64(o, 0);
+    tw_out_putc(o, ' ');
+    tw_out_u64(o, UINT64_MAX);
+    tw_out_putc(o, ' ');
+    tw_out_i64(o, INT64_MIN);
+    tw_out_putc(o, ' ');
+    tw_out_u64_pad(o, 42, 6);
+    tw_out_putc(o, ' ');
+    tw_out_u64_pad(o, 1234567, 6);
+    tw_out_putc(o, ' ');
+    tw_out_printf(o, "%s-%d", "x", 7);
+    size_t n;
+    char *s = mem_text(o, &n);
+    CHECK_STR(s, "0 18446744073709551615 -9223372036854775808 000042 1234567 x-7");
+    free(s);
+    /* more than the initial capacity */
+    for (int i = 0; i < 100000; i++) tw_out_str(o, "0123456789");
+    tw_output_mem_data(o, &n);
+    CHECK(n > 1000000);
+    CHECK_EQ_I(tw_output_close(o), 0);
+}
+
+void test_output_errors(void) {
+    /* a write error is remembered and returned at close */
+    int fd = open("/dev/full", O_WRONLY);
+    if (fd < 0) return; /* no /dev/full here */
+    tw_output *o = tw_output_fd(fd, "/dev/full");
+    for (int i = 0; i < 100000; i++) tw_out_str(o, "some output ");
+    CHECK_EQ_I(tw_output_close(o), ENOSPC);
+    close(fd);
+    /* a closed descriptor */
+    int p[2];
+    CHECK(pipe(p) == 0);
+    close(p[1]);
+    o = tw_output_fd(p[1], "closed");
+    tw_out_str(o, "x");
+    CHECK_EQ_I(tw_output_close(o), EBADF);
+    close(p[0]);
+}

@@ -1,0 +1,185 @@
+/* Unit tests of the input layer: lines (CRLF, no final newline, limits) in
+ * memory, mmap and stream mode; byte access; open errors. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static const char TEXT[] = "first\r\nsecond\n\nfourth\r\nlast without newline";
+
+static void check_lines(tw_input *in) {
+    tw_line l;
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);
+    CHECK_MEM(l.s, l.len, "first");
+    CHECK_EQ_U(l.no, 1);
+    CHECK_EQ_U(l.offset, 0);
+    CHECK(l.eol);
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);
+    CHECK_MEM(l.s, l.len, "second");
+    CHECK_EQ_U(l.no, 2);
+    CHECK_EQ_U(l.offset, 7);
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);
+    CHECK_EQ_U(l.len, 0);
+    CHECK_EQ_U(l.no, 3);
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);
+    CHECK_MEM(l.s, l.len, "fourth");
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);
+    CHECK_MEM(l.s, l.len, "last without newline");
+    CHECK(!l.eol);
+    CHECK_EQ_U(l.no, 5);
+    CHECK_EQ_U(l.offset, 23);
+    CHECK_EQ_I(tw_input_getline(in, &l), 0);
+    CHECK_EQ_I(tw_input_getline(in, &l), 0);
+}
+
+void test_input_lines_mem(void) {
+    tu_diags d;
+    tu_diags_init(&d);
+    tw_input *in;
+    CHECK(tw_input_open_mem(TEXT, sizeof TEXT - 1, "mem", NULL, &d.sink, &in) == 0);
+    CHECK_EQ_I(tw_input_size(in), (int64_t)sizeof TEXT - 1);
+    CHECK_STR(tw_input_name(in), "mem");
+    CHECK(tw_input_path(in) == NULL);
+    const unsigned char *h;
+    CHECK_EQ_U(tw_input_head(in, &h), sizeof TEXT - 1);
+    check_lines(in);
+    tw_input_close(in);
+    /* the same through mmap */
+    const char *path = tu_tempfile(0, ".txt", TEXT, sizeof TEXT - 1);
+    CHECK(tw_input_open(path, NULL, &d.sink, &in) == 0);
+    CHECK_STR(tw_input_path(in), path);
+    check_lines(in);
+    tw_input_close(in);
+    unlink(path);
+    CHECK_EQ_U(d.n, 0);
+}
+
+void test_input_lines_stream(void) {
+    tu_diags d;
+    tu_diags_init(&d);
+    const char *path = tu_tempfile(0, ".txt", TEXT, sizeof TEXT - 1);
+    tw_input_opts o = {.no_mmap = true};
+    tw_input *in;
+    CHECK(tw_input_open(path, &o, &d.sink, &in) == 0);
+    const unsigned char *h;
+    CHECK_EQ_U(tw_input_head(in, &h), sizeof TEXT - 1);
+    CHECK_MEM(h, 5, "first");
+    check_lines(in);
+    tw_input_close(in);
+    /* a line far longer than one read block, across block boundaries */
+    size_t big = (3u << 20) + 17;
+    char *text = malloc(big + 8);
+    memset(text, 'y', big);
+    memcpy(text + big, "\nend\n", 5);
+    path = tu_tempfile(0, ".txt", text, big + 5);
+    CHECK(tw_input_open(path, &o, &d.sink, &in) == 0);
+    tw_line l;
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);
+    CHECK_EQ_U(l.len, big);
+    CHECK(l.s[0] == 'y' && l.s[big - 1] == 'y');
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);
+    CHECK_MEM(l.s, l.len, "end");
+    CHECK_EQ_U(l.offset, big + 1);
+    CHECK_EQ_I(tw_input_getline(in, &l), 0);
+    tw_input_close(in);
+    /* standard input from a pipe */
+    int p[2];
+    CHECK(pipe(p) == 0);
+    CHECK(write(p[1], "a\nb", 3) == 3);
+    close(p[1]);
+    int saved = dup(0);
+    dup2(p[0], 0);
+    close(p[0]);
+    CHECK(tw_input_open("-", NULL, &d.sink, &in) == 0);
+    CHECK_STR(tw_input_name(in), "<stdin>");
+    CHECK_EQ_I(tw_input_size(in), -1);
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);
+    CHECK_MEM(l.s, l.len, "a");
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);
+    CHECK_MEM(l.s, l.len, "b");
+    CHECK_EQ_I(tw_input_getline(in, &l), 0);
+    tw_input_close(in);
+    dup2(saved, 0);
+    close(saved);
+    free(text);
+    unlink(path);
+    CHECK_EQ_U(d.n, 0);
+}
+
+void test_input_long_lines(void) {
+    static const char text[] = "short\n0123456789abcdef\nok\n0123456789abcdefXX";
+    tw_input_opts o = {.max_line = 12};
+    for (int mode = 0; mode < 2; mode++) {
+        tu_diags d;
+        tu_diags_init(&d);
+        tw_input *in;
+        const char *path = NULL;
+        if (mode == 0) {
+            CHECK(tw_input_open_mem(text, sizeof text - 1, "m", &o, &d.sink, &in) == 0);
+        } else {
+            tw_input_opts so = {.max_line = 12, .no_mmap = true};
+            path = tu_tempfile(1, ".txt", text, sizeof text - 1);
+            CHECK(tw_input_open(path, &so, &d.sink, &in) == 0);
+        }
+        tw_line l;
+        CHECK_EQ_I(tw_input_getline(in, &l), 1);
+        CHECK_MEM(l.s, l.len, "short");
+        CHECK_EQ_I(tw_input_getline(in, &l), 1);
+        CHECK_MEM(l.s, l.len, "ok");
+        CHECK_EQ_U(l.no, 3);
+        CHECK_EQ_I(tw_input_getline(in, &l), 0);
+        CHECK_EQ_U(d.n, 2);
+        CHECK_STR(d.rule[0], "line-too-long");
+        CHECK_EQ_U(d.line[0], 2);
+        CHECK_EQ_U(d.line[1], 4);
+        tw_input_close(in);
+        if (path) unlink(path);
+    }
+}
+
+void test_input_peek(void) {
+    static const unsigned char bytes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    for (int mode = 0; mode < 2; mode++) {
+        tu_diags d;
+        tu_diags_init(&d);
+        tw_input *in;
+        const char *path = tu_tempfile(2, ".bin", bytes, sizeof bytes);
+        tw_input_opts o = {.no_mmap = mode == 1};
+        CHECK(tw_input_open(path, &o, &d.sink, &in) == 0);
+        const unsigned char *p;
+        size_t got;
+        CHECK(tw_input_peek(in, 4, &p, &got) == 0);
+        CHECK_EQ_U(got, 4);
+        CHECK(p[0] == 1 && p[3] == 4);
+        tw_input_skip(in, 4);
+        CHECK_EQ_U(tw_input_offset(in), 4);
+        CHECK(tw_input_peek(in, 8, &p, &got) == 0);
+        CHECK_EQ_U(got, 6); /* only six left */
+        CHECK(p[0] == 5);
+        tw_input_skip(in, 6);
+        CHECK(tw_input_peek(in, 8, &p, &got) == 0);
+        CHECK_EQ_U(got, 0);
+        tw_input_close(in);
+        unlink(path);
+    }
+}
+
+void test_input_open_errors(void) {
+    tu_diags d;
+    tu_diags_init(&d);
+    tw_input *in = NULL;
+    CHECK(tw_input_open("/nonexistent/file.log", NULL, &d.sink, &in) == -1);
+    CHECK(tw_input_open("/tmp", NULL, &d.sink, &in) == -1);
+    CHECK_EQ_U(d.n, 2);
+    CHECK_STR(d.rule[0], "io-error");
+    CHECK_STR(d.msg[0], "cannot open '/nonexistent/file.log': No such file or directory");
+    CHECK_STR(d.msg[1], "cannot read '/tmp': Is a directory");
+    /* an empty file is fine and has no lines */
+    const char *path = tu_tempfile(3, ".log", "", 0);
+    CHECK(tw_input_open(path, NULL, &d.sink, &in) == 0);
+    tw_line l;
+    CHECK_EQ_I(tw_input_getline(in, &l), 0);
+    CHECK_EQ_I(tw_input_size(in), 0);
+    tw_input_close(in);
+    unlink(path);
+}

@@ -1,0 +1,203 @@
+/* Unit tests of diagnostics rules, the registry, detection, options and the
+ * multi-input source. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+void test_diag_rules(void) {
+    for (int i = 0; i < TW_RULE_COUNT; i++) {
+        const tw_rule_info *ri = tw_rule_get((tw_rule)i);
+        CHECK(ri && ri->id && ri->summary);
+        if (!ri || !ri->id) continue;
+        CHECK(tw_rule_find(ri->id) == ri);
+        /* kebab-case ids */
+        for (const char *p = ri->id; *p; p++) CHECK((*p >= 'a' && *p <= 'z') || *p == '-' || (*p >= '0' && *p <= '9'));
+    }
+    CHECK(tw_rule_find("no-such-rule") == NULL);
+    CHECK_STR(tw_rule_get(TW_R_BAD_RECORD)->id, "bad-record");
+    CHECK_EQ_I(tw_rule_get(TW_R_BAD_RECORD)->severity, TW_SEV_ERROR);
+    tu_diags d;
+    tu_diags_init(&d);
+    tw_loc loc = {.file = "f", .kind = TW_LOC_TEXT, .line = 3, .col = 4};
+    tw_report(&d.sink, TW_R_TRUNCATED_FILE, &loc, "cut at %d", 7);
+    tw_report_sev(&d.sink, TW_SEV_NOTE, TW_R_BAD_RECORD, NULL, "x");
+    CHECK_EQ_U(d.sink.count[TW_SEV_WARNING], 1);
+    CHECK_EQ_U(d.sink.count[TW_SEV_NOTE], 1);
+    CHECK_STR(d.msg[0], "cut at 7");
+    CHECK_EQ_U(d.line[0], 3);
+    CHECK_STR(tw_severity_name(TW_SEV_ERROR), "error");
+    /* a sink without a callback only counts */
+    tw_diag_sink quiet = {0};
+    tw_report(&quiet, TW_R_BAD_RECORD, NULL, "x");
+    CHECK_EQ_U(quiet.count[TW_SEV_ERROR], 1);
+}
+
+void test_registry_lookup(void) {
+    CHECK(tw_format_count() >= 3);
+    const tw_format *rtl = tw_format_find("rtl");
+    CHECK(rtl && tw_format_can_read(rtl) && tw_format_can_write(rtl));
+    CHECK(tw_format_find("oolog") == rtl);
+    CHECK(tw_format_find("lmscsv") == tw_format_find("lms"));
+    CHECK(tw_format_find("nope") == NULL);
+    CHECK(tw_format_by_extension("x/soffice_123.log", false) == rtl);
+    CHECK(tw_format_by_extension("PROFILE.CSV", true) == tw_format_find("lms"));
+    CHECK(tw_format_by_extension("a.jsonl", true) == tw_format_find("jsonl"));
+    CHECK(tw_format_by_extension("a.txt", true) == NULL);
+    CHECK(tw_format_by_extension(".log", true) == NULL);
+    for (size_t i = 0; i < tw_format_count(); i++) {
+        const tw_format *f = tw_format_at(i);
+        CHECK_EQ_U(f->abi, TW_FORMAT_ABI);
+        CHECK(f->name && f->description && f->probe);
+        CHECK(!!(f->flags & TW_FMT_TEXT) != !!(f->flags & TW_FMT_BINARY));
+        CHECK(tw_format_find(f->name) == f);
+    }
+    CHECK(tw_format_at(tw_format_count()) == NULL);
+}
+
+static const tw_format *detect(const char *text, const char *path, int *score) {
+    tw_probe_result res[8];
+    size_t n = tw_detect((const unsigned char *)text, strlen(text), path, res, 8);
+    if (n > 8) n = 8;
+    if (score) *score = n ? res[0].score : 0;
+    return tw_detect_pick(res, n);
+}
+
+void test_detect_formats(void) {
+    const tw_format *rtl = tw_format_find("rtl"), *lms = tw_format_find("lms"),
+                    *jsonl = tw_format_find("jsonl");
+    int score;
+    CHECK(detect("opening log file 1.000000 seconds past January 1st 1970\n", NULL, &score) == rtl);
+    CHECK_EQ_I(score, 100);
+    CHECK(detect("Process id is 12\n000001 1 { a\n", NULL, NULL) == rtl);
+    CHECK(detect("000001 1 { a\n000002 1 } a\n", NULL, NULL) == rtl);
+    CHECK(detect("2,0,reader\n0,0,10\n1,0,990\n", NULL, &score) == lms);
+    CHECK_EQ_I(score, 90);
+    CHECK(detect("0,0,10\n1,0,990\n", NULL, NULL) == NULL); /* too little to go on */
+    CHECK(detect("0,0,10\n1,0,990\n", "p.csv", NULL) == NULL);
+    CHECK(detect("{\"kind\":\"trace\",\"format\":\"rtl\"}\n", NULL, &score) == jsonl);
+    CHECK(detect("{\"ts\":1,\"kind\":\"begin\"}\n", NULL, NULL) == jsonl);
+    CHECK(detect("hello world\n", NULL, NULL) == NULL);
+    CHECK(detect("", NULL, NULL) == NULL);
+    /* a cut-off first line is not judged */
+    CHECK(detect("opening log fi", NULL, NULL) == NULL);
+}
+
+void test_options(void) {
+    tw_optset *s = tw_optset_new();
+    char err[128];
+    CHECK(tw_opt_bool(s, "rtl-subscopes")); /* default */
+    CHECK(tw_optset_set(s, "rtl-subscopes", "no", err, sizeof err) == 0);
+    CHECK(!tw_opt_bool(s, "rtl-subscopes"));
+    CHECK(tw_optset_set(s, "rtl-subscopes", NULL, err, sizeof err) == 0);
+    CHECK(tw_opt_bool(s, "rtl-subscopes"));
+    CHECK(tw_optset_set(s, "rtl-subscopes", "maybe", err, sizeof err) == -1);
+    CHECK_STR(err, "option '--rtl-subscopes' expects yes or no, not 'maybe'");
+    CHECK(tw_optset_set(s, "no-such-option", "1", err, sizeof err) == -1);
+    CHECK_STR(err, "unknown option '--no-such-option'");
+    const tw_format *owner;
+    CHECK(tw_option_find("rtl-subscopes", &owner) != NULL);
+    CHECK(owner == tw_format_find("rtl"));
+    tw_optset_free(s);
+}
+
+static void collect_source(const char *const *paths, size_t n, tu_diags *d, tw_event *evs,
+                           char names[][32], int *count, tw_trace_info *info) {
+    tw_strtab *st = tw_strtab_new();
+    tw_source *src;
+    *count = -1;
+    if (tw_source_open(paths, n, NULL, st, &d->sink, &src) != TW_OK) {
+        tw_strtab_free(st);
+        return;
+    }
+    *info = *tw_source_info(src);
+    tw_event e;
+    int k = 0;
+    while (tw_source_next(src, &e) == TW_OK && k < 16) {
+        evs[k] = e;
+        snprintf(names[k], 32, "%s", e.name->s);
+        k++;
+    }
+    CHECK_EQ_U(tw_source_event_count(src), (uint64_t)k);
+    *count = k;
+    tw_source_close(src);
+    tw_strtab_free(st);
+}
+
+void test_source_merge(void) {
+    /* two RTL logs of two processes; B's timer started 1.5 s after A's */
+    static const char a[] = "opening log file 1000.000000 seconds past January 1st 1970\n"
+                            "corresponding to 0 ms after timer start\nProcess id is 1\n"
+                            "000100 1 { a1\n002000 1 } a1\n";
+    static const char b[] = "opening log file 1001.500000 seconds past January 1st 1970\n"
+                            "corresponding to 0 ms after timer start\nProcess id is 2\n"
+                            "000000 7 { b1\n000100 7 } b1\n";
+    const char *pa = tu_tempfile(0, "_1.log", a, sizeof a - 1);
+    const char *pb = tu_tempfile(1, "_2.log", b, sizeof b - 1);
+    const char *paths[] = {pa, pb};
+    tu_diags d;
+    tu_diags_init(&d);
+    tw_event evs[16];
+    char names[16][32];
+    int n;
+    tw_trace_info info;
+    collect_source(paths, 2, &d, evs, names, &n, &info);
+    CHECK_EQ_I(n, 4);
+    CHECK_EQ_U(d.n, 0);
+    if (n == 4) {
+        CHECK_STR(names[0], "a1");
+        CHECK_EQ_I(evs[0].ts, 100000000);
+        CHECK_STR(names[1], "b1");  /* 1.5 s on A's clock */
+        CHECK_EQ_I(evs[1].ts, 1500000000);
+        CHECK_EQ_U(evs[1].pid, 2);
+        CHECK_STR(names[2], "b1");
+        CHECK_EQ_I(evs[2].ts, 1600000000);
+        CHECK_STR(names[3], "a1");
+        CHECK_EQ_I(evs[3].ts, 2000000000);
+    }
+    CHECK(info.has_origin);
+    CHECK_EQ_I(info.origin_ns, 1000000000000);
+    CHECK_EQ_I(info.origin_ts, 0);
+    CHECK(!info.has_pid);
+    CHECK_STR(info.format, "rtl");
+    unlink(pa);
+    unlink(pb);
+}
+
+void test_source_merge_unanchored(void) {
+    static const char a[] = "2,0,x\n0,0,10\n1,0,10\n";
+    static const char b[] = "000000 7 { y\n000001 7 } y\n";
+    const char *pa = tu_tempfile(0, ".csv", a, sizeof a - 1);
+    const char *pb = tu_tempfile(1, ".log", b, sizeof b - 1);
+    const char *paths[] = {pa, pb};
+    tu_diags d;
+    tu_diags_init(&d);
+    tw_event evs[16];
+    char names[16][32];
+    int n;
+    tw_trace_info info;
+    collect_source(paths, 2, &d, evs, names, &n, &info);
+    CHECK_EQ_I(n, 4);
+    /* merged on their own clocks: y (0 ms), x (10 us), x (20 us), y (1 ms) */
+    if (n == 4) {
+        CHECK_STR(names[0], "y");
+        CHECK_STR(names[1], "x");
+        CHECK_STR(names[2], "x");
+        CHECK_EQ_I(evs[3].ts, 1000000);
+    }
+    CHECK_STR(info.format, "mixed");
+    CHECK_EQ_I(info.resolution_ns, 1000000);
+    CHECK(!info.has_origin);
+    CHECK(tu_diag_find(&d, "no-common-clock") >= 0);
+    CHECK(tu_diag_find(&d, "pid-collision") >= 0);
+    /* detection failure is reported with the candidates */
+    tu_diags_init(&d);
+    const char *pc = tu_tempfile(2, ".txt", "hello\n", 6);
+    const char *bad[] = {pc};
+    collect_source(bad, 1, &d, evs, names, &n, &info);
+    CHECK_EQ_I(n, -1);
+    CHECK(tu_diag_find(&d, "unknown-format") == 0);
+    unlink(pa);
+    unlink(pb);
+    unlink(pc);
+}

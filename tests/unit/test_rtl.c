@@ -1,0 +1,312 @@
+/* Unit tests of the RTL logfile reader and writer. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+void test_rtl_header(void) {
+    tu_diags d;
+    tu_diags_init(&d);
+    tw_trace_info info;
+    tu_event ev[8];
+    int n = TU_READ_STR("rtl",
+                        "opening log file 996742800.25 seconds past January 1st 1970\r\n"
+                        "corresponding to 1500 ms after timer start\r\n"
+                        "Process id is 4711\r\n"
+                        "001600 11 { a\r\n",
+                        &d, &info, ev, 8);
+    CHECK_EQ_I(n, 1);
+    CHECK(info.has_origin);
+    CHECK_EQ_I(info.origin_ns, 996742800250000000);
+    CHECK_EQ_I(info.origin_ts, 1500000000);
+    CHECK(info.has_pid);
+    CHECK_EQ_U(info.pid, 4711);
+    CHECK_EQ_I(info.resolution_ns, 1000000);
+    CHECK_EQ_I(ev[0].ts, 1600000000);
+    CHECK_EQ_U(ev[0].pid, 4711);
+    CHECK_EQ_U(d.n, 0);
+
+    /* lines 1-2 missing: relative time only, no complaint */
+    tu_diags_init(&d);
+    n = TU_READ_STR("rtl", "Process id is 9\n000001 1 { a\n", &d, &info, ev, 8);
+    CHECK_EQ_I(n, 1);
+    CHECK(!info.has_origin);
+    CHECK_EQ_U(d.n, 0);
+
+    /* line 1 without line 2 */
+    tu_diags_init(&d);
+    n = TU_READ_STR("rtl", "opening log file 5.000001 seconds past January 1st 1970\n000001 1 { a\n",
+                    &d, &info, ev, 8);
+    CHECK_EQ_I(n, 1);
+    CHECK(!info.has_origin);
+    CHECK_EQ_U(d.n, 1);
+    CHECK_STR(d.rule[0], "rtl-header");
+    CHECK_STR(d.msg[0], "the header has an 'opening log file' line but no 'corresponding to' "
+                        "line; absolute time is unknown");
+
+    /* malformed header lines */
+    tu_diags_init(&d);
+    n = TU_READ_STR("rtl",
+                    "opening log file abc seconds past January 1st 1970\n"
+                    "corresponding to 12ms after timer start\n"
+                    "Process id is -3\n",
+                    &d, &info, ev, 8);
+    CHECK_EQ_I(n, 0);
+    CHECK_EQ_U(d.n, 3);
+    for (size_t i = 0; i < d.n && i < 3; i++) {
+        CHECK_STR(d.rule[i], "rtl-header");
+        CHECK_EQ_I(d.sev[i], TW_SEV_ERROR);
+        CHECK_EQ_U(d.line[i], i + 1);
+    }
+    CHECK_EQ_U(d.col[0], 18);
+    CHECK(!info.has_pid);
+}
+
+void test_rtl_records(void) {
+    tu_diags d;
+    tu_diags_init(&d);
+    tu_event ev[8];
+    int n = TU_READ_STR("rtl",
+                        "000000 1 { outer scope\n"
+                        "1234567 4294967295 { inner\n"  /* more than 6 digits; big thread id */
+                        "1234568 4294967295 } inner\n"
+                        "12 1 }\n"                      /* empty name, short time */
+                        "000013 1 {\n",
+                        &d, NULL, ev, 8);
+    CHECK_EQ_I(n, 5);
+    CHECK_EQ_I(ev[0].kind, TW_BEGIN);
+    CHECK_STR(ev[0].name, "outer scope");
+    CHECK(!ev[0].has_cat);
+    CHECK_EQ_I(ev[1].ts, 1234567000000);
+    CHECK_EQ_U(ev[1].tid, 4294967295u);
+    CHECK_EQ_I(ev[2].kind, TW_END);
+    CHECK_EQ_I(ev[3].kind, TW_END);
+    CHECK_STR(ev[3].name, "");
+    CHECK_EQ_I(ev[3].ts, 12000000);
+    CHECK_STR(ev[4].name, "");
+    CHECK_EQ_U(ev[4].line, 5);
+    CHECK_EQ_U(d.n, 0);
+}
+
+void test_rtl_messages(void) {
+    tu_diags d;
+    tu_diags_init(&d);
+    tu_event ev[8];
+    int n = TU_READ_STR("rtl",
+                        "000001 2 | ctx : hello : world\n"   /* split at the first ' : ' */
+                        "000002 2 | : context-free\n"
+                        "000003 2 | ctx : \n"                /* empty message */
+                        "000004 2 | no separator here\n"
+                        "000005 2 | :\n"
+                        "000006 2 | desktop (cd100003) : ::A::f : done\n",
+                        &d, NULL, ev, 8);
+    CHECK_EQ_I(n, 6);
+    for (int i = 0; i < 6 && i < n; i++) CHECK_EQ_I(ev[i].kind, TW_INSTANT);
+    CHECK_STR(ev[0].cat, "ctx");
+    CHECK_STR(ev[0].name, "hello : world");
+    CHECK(ev[1].has_cat);
+    CHECK_STR(ev[1].cat, "");
+    CHECK_STR(ev[1].name, "context-free");
+    CHECK_STR(ev[2].cat, "ctx");
+    CHECK_STR(ev[2].name, "");
+    CHECK_STR(ev[3].cat, "no separator here");
+    CHECK_STR(ev[3].name, "");
+    CHECK_STR(ev[4].cat, "");
+    CHECK_STR(ev[4].name, "");
+    CHECK_STR(ev[5].cat, "desktop (cd100003)");
+    CHECK_STR(ev[5].name, "::A::f : done");
+    CHECK_EQ_U(d.n, 0);
+}
+
+void test_rtl_subscopes_option(void) {
+    static const char text[] = "000001 2 | ctx : { lengthy calculation \n"
+                               "000002 2 | ctx : }lengthy calculation\n"
+                               "000003 2 | ctx : {\n";
+    tu_diags d;
+    tu_diags_init(&d);
+    tu_event ev[8];
+    int n = tu_read("rtl", "t", text, sizeof text - 1, NULL, &d, NULL, ev, 8);
+    CHECK_EQ_I(n, 3);
+    CHECK_EQ_I(ev[0].kind, TW_BEGIN);
+    CHECK_STR(ev[0].name, "lengthy calculation");
+    CHECK_STR(ev[0].cat, "ctx");
+    CHECK_EQ_I(ev[1].kind, TW_END);
+    CHECK_STR(ev[1].name, "lengthy calculation");
+    CHECK_EQ_I(ev[2].kind, TW_BEGIN);
+    CHECK_STR(ev[2].name, "");
+    tw_optset *o = tw_optset_new();
+    char err[64];
+    CHECK(tw_optset_set(o, "rtl-subscopes", "no", err, sizeof err) == 0);
+    n = tu_read("rtl", "t", text, sizeof text - 1, o, &d, NULL, ev, 8);
+    CHECK_EQ_I(n, 3);
+    CHECK_EQ_I(ev[0].kind, TW_INSTANT);
+    CHECK_STR(ev[0].name, "{ lengthy calculation ");
+    tw_optset_free(o);
+}
+
+void test_rtl_wraparound(void) {
+    tu_diags d;
+    tu_diags_init(&d);
+    tu_event ev[8];
+    /* the 32-bit millisecond timer wraps: 4294967290 -> 5 */
+    int n = TU_READ_STR("rtl",
+                        "4294967290 1 { a\n"
+                        "4294967289 2 { b\n"  /* small inversion: not a wrap */
+                        "000005 1 } a\n"
+                        "000006 2 } b\n",
+                        &d, NULL, ev, 8);
+    CHECK_EQ_I(n, 4);
+    CHECK_EQ_I(ev[0].ts, INT64_C(4294967290000000));
+    CHECK_EQ_I(ev[1].ts, INT64_C(4294967289000000));
+    CHECK_EQ_I(ev[2].ts, INT64_C(4294967301000000));
+    CHECK_EQ_I(ev[3].ts, INT64_C(4294967302000000));
+    CHECK_EQ_U(d.n, 0);
+}
+
+void test_rtl_bad_lines(void) {
+    tu_diags d;
+    tu_diags_init(&d);
+    tu_event ev[8];
+    int n = TU_READ_STR("rtl",
+                        "000001 1 { a\n"
+                        "garbage from somewhere\n"
+                        "000002 x { b\n"
+                        "000003 1 ? c\n"
+                        "99999999999999 1 { too late\n"  /* ms * 10^6 overflows int64 */
+                        "\n"
+                        "000004 1 } a\n",
+                        &d, NULL, ev, 8);
+    CHECK_EQ_I(n, 2);
+    CHECK_EQ_U(d.n, 4);
+    CHECK_STR(d.rule[0], "bad-record");
+    CHECK_EQ_U(d.line[0], 2);
+    CHECK_EQ_U(d.col[0], 1);
+    CHECK_STR(d.msg[0], "line matches no RTL record (expected 'TIME THREAD {|}|| TEXT'); skipped");
+    CHECK_EQ_U(d.line[1], 3);
+    CHECK_EQ_U(d.line[2], 4);
+    CHECK_STR(d.rule[3], "time-overflow");
+    CHECK_EQ_U(d.line[3], 5);
+    CHECK_EQ_U(ev[1].line, 7);
+}
+
+void test_rtl_interleaved(void) {
+    tu_diags d;
+    tu_diags_init(&d);
+    tu_event ev[8];
+    /* thread 11 wrote its prefix, thread 12 a whole record, then 11 its text */
+    int n = TU_READ_STR("rtl",
+                        "000010 11 | ctx : 000011 12 { work\n"
+                        "value is 42\n"
+                        "000012 12 } work\n",
+                        &d, NULL, ev, 8);
+    CHECK_EQ_I(n, 3);
+    CHECK_EQ_I(ev[0].kind, TW_BEGIN);
+    CHECK_STR(ev[0].name, "work");
+    CHECK_EQ_U(ev[0].tid, 12);
+    CHECK_EQ_I(ev[1].kind, TW_INSTANT);
+    CHECK_EQ_U(ev[1].tid, 11);
+    CHECK_EQ_I(ev[1].ts, 10000000);
+    CHECK_STR(ev[1].cat, "ctx");
+    CHECK_STR(ev[1].name, "value is 42");
+    CHECK_EQ_I(ev[2].kind, TW_END);
+    CHECK_EQ_U(d.n, 2);
+    CHECK_STR(d.rule[0], "interleaved-record");
+    CHECK_EQ_U(d.col[0], 19);
+    CHECK_STR(d.msg[1], "line taken as the text of the message interrupted on line 1");
+    /* the interrupted message never gets its text: emitted empty at the end */
+    tu_diags_init(&d);
+    n = TU_READ_STR("rtl", "000010 11 | ctx : 000011 12 | other : hi\n", &d, NULL, ev, 8);
+    CHECK_EQ_I(n, 2);
+    CHECK_STR(ev[0].cat, "other");
+    CHECK_STR(ev[0].name, "hi");
+    CHECK_STR(ev[1].cat, "ctx");
+    CHECK_STR(ev[1].name, "");
+    CHECK_EQ_U(d.n, 1);
+}
+
+void test_rtl_pid_from_name(void) {
+    static const char text[] = "000001 1 { a\n";
+    tu_diags d;
+    tu_diags_init(&d);
+    tw_trace_info info;
+    tu_event ev[2];
+    const char *p = tu_tempfile(0, "_1234.log", text, sizeof text - 1);
+    CHECK_EQ_I(tu_read("rtl", p, NULL, 0, NULL, &d, &info, ev, 2), 1);
+    CHECK(info.has_pid);
+    CHECK_EQ_U(info.pid, 1234);
+    CHECK_EQ_U(ev[0].pid, 1234);
+    unlink(p);
+    /* the header line wins over the file name */
+    static const char text2[] = "Process id is 77\n000001 1 { a\n";
+    p = tu_tempfile(0, "_1234.log", text2, sizeof text2 - 1);
+    CHECK_EQ_I(tu_read("rtl", p, NULL, 0, NULL, &d, &info, ev, 2), 1);
+    CHECK_EQ_U(info.pid, 77);
+    CHECK_EQ_U(ev[0].pid, 77);
+    unlink(p);
+    /* .nopid names carry no pid */
+    p = tu_tempfile(0, "_55.log.nopid", text, sizeof text - 1);
+    CHECK_EQ_I(tu_read("rtl", p, NULL, 0, NULL, &d, &info, ev, 2), 1);
+    CHECK(!info.has_pid);
+    unlink(p);
+    CHECK_EQ_U(d.n, 0);
+}
+
+void test_rtl_trailer_reopen(void) {
+    tu_diags d;
+    tu_diags_init(&d);
+    tu_event ev[8];
+    int n = TU_READ_STR("rtl",
+                        "Process id is 5\n"
+                        "000001 1 { a\n"
+                        "closing log file at 000009opening log file 2.000000 seconds past "
+                        "January 1st 1970\n"
+                        "corresponding to 9 ms after timer start\n"
+                        "Process id is 5\n"
+                        "000010 1 } a\n"
+                        "closing log file at 000011",
+                        &d, NULL, ev, 8);
+    CHECK_EQ_I(n, 4);
+    CHECK_EQ_I(ev[1].kind, TW_META);
+    CHECK_STR(ev[1].name, "trace_end");
+    CHECK_EQ_I(ev[1].ts, 9000000);
+    CHECK_EQ_I(ev[2].kind, TW_END);
+    CHECK_EQ_I(ev[3].ts, 11000000);
+    CHECK_EQ_U(d.n, 1);
+    CHECK_STR(d.rule[0], "rtl-reopened");
+    CHECK_EQ_U(d.col[0], 27);
+}
+
+void test_rtl_writer(void) {
+    tu_diags d;
+    tu_diags_init(&d);
+    size_t len;
+    char *out = tu_convert(
+        "{\"kind\":\"trace\",\"format\":\"x\",\"origin_ns\":1000000123456789,\"origin_ts\":2500000,"
+        "\"pid\":9}\n"
+        "{\"ts\":3000000,\"kind\":\"begin\",\"pid\":9,\"tid\":4,\"name\":\"a\\nb\"}\n"
+        "{\"ts\":3400000,\"kind\":\"instant\",\"pid\":9,\"tid\":4,\"name\":\"m\",\"msg\":\"t\"}\n"
+        "{\"ts\":3500000,\"kind\":\"begin\",\"pid\":9,\"tid\":4,\"name\":\"s\",\"cat\":\"a\"}\n"
+        "{\"ts\":3600000,\"kind\":\"counter\",\"pid\":9,\"tid\":4,\"name\":\"c\",\"value\":1}\n"
+        "{\"ts\":4000000,\"kind\":\"end\",\"pid\":8,\"tid\":4,\"name\":\"\"}\n"
+        "{\"ts\":5000000,\"kind\":\"meta\",\"pid\":9,\"tid\":0,\"name\":\"trace_end\"}\n",
+        "rtl", &d, &len);
+    CHECK(out != NULL);
+    if (out)
+        CHECK_STR(out, "opening log file 1000000.123957 seconds past January 1st 1970\n"
+                       "corresponding to 3 ms after timer start\n"
+                       "Process id is 9\n"
+                       "000003 4 { a b\n"
+                       "000003 4 | : m : t\n"
+                       "000004 4 | a : { s\n"
+                       "000004 4 }\n"
+                       "closing log file at 000005");
+    free(out);
+    CHECK_EQ_U(d.n, 2);
+    CHECK_STR(d.rule[0], "precision-loss");
+    CHECK_STR(d.msg[0], "2 timestamps rounded to the nearest millisecond (the resolution of rtl)");
+    CHECK_STR(d.rule[1], "lossy-conversion");
+    CHECK_STR(d.msg[1], "the rtl format cannot hold everything: wall-clock origin rounded to "
+                        "microseconds (1), line breaks in names replaced by spaces (1), message "
+                        "texts joined to their names (1), counter events dropped (1), events of "
+                        "other processes written under this log's process id (1)");
+}
