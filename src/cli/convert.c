@@ -112,9 +112,14 @@ int cmd_convert(int argc, char **argv) {
         case CLI_UNKNOWN: {
             char err[256];
             const char *value = arg;
-            if (!tw_option_find(name, NULL) && strncmp(name, "no-", 3) == 0 &&
-                tw_option_find(name + 3, NULL) &&
-                tw_option_find(name + 3, NULL)->type == TW_OPT_BOOL && !arg) {
+            const tw_option *neg = strncmp(name, "no-", 3) == 0 && !tw_option_find(name, NULL)
+                                       ? tw_option_find(name + 3, NULL)
+                                       : NULL;
+            if (neg && neg->type == TW_OPT_BOOL) {
+                if (arg) {
+                    cli_usage_error("convert", "option '--%s' takes no value", name);
+                    goto out;
+                }
                 name += 3;
                 value = "no";
             }

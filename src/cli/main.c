@@ -87,22 +87,23 @@ int main(int argc, char **argv) {
         return EXIT_TROUBLE;
     }
     const char *a = argv[1];
+    int rc;
+    const struct command *c = find_command(a);
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
         usage(stdout);
-        return fflush(stdout) == 0 ? EXIT_OK : EXIT_TROUBLE;
-    }
-    if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
+        rc = EXIT_OK;
+    } else if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
         version();
-        return fflush(stdout) == 0 ? EXIT_OK : EXIT_TROUBLE;
-    }
-    const struct command *c = find_command(a);
-    if (!c) {
+        rc = EXIT_OK;
+    } else if (!c) {
         if (a[0] == '-') fprintf(stderr, "tracewright: unknown option '%s'\n", a);
         else fprintf(stderr, "tracewright: unknown command '%s'\n", a);
         fprintf(stderr, "Try 'tracewright --help' for more information.\n");
         return EXIT_TROUBLE;
+    } else {
+        rc = c->run(argc - 1, argv + 1);
     }
-    int rc = c->run(argc - 1, argv + 1);
+    /* what went to standard output through stdio must have arrived */
     if (fflush(stdout) != 0 || ferror(stdout)) {
         if (errno != EPIPE) cli_error("cannot write to standard output: %s", strerror(errno));
         return EXIT_TROUBLE;

@@ -1,0 +1,2 @@
+# --help prints the usage on stdout and exits 0
+tracewright --help

@@ -1,0 +1,2 @@
+# without a command: the usage goes to stderr, exit 2
+tracewright

@@ -1,0 +1,3 @@
+tracewright detect
+echo "exit $?"
+tracewright detect --help
