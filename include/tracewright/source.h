@@ -4,9 +4,10 @@
  * A tw_source opens each input, detects its format (unless one is forced),
  * runs its reader and merges the streams by timestamp (ties keep input
  * order).  A single input passes through unchanged.  When every input has a
- * wall-clock origin, the streams are put on the first input's clock so that
- * logs of several processes line up; otherwise they are merged on their own
- * clocks and a no-common-clock warning says so.
+ * wall-clock origin, the streams are put on the clock of the input that
+ * started first (so no time moves backwards) and logs of several processes
+ * line up; otherwise they are merged on their own clocks and a
+ * no-common-clock warning says so.
  */
 #ifndef TRACEWRIGHT_SOURCE_H
 #define TRACEWRIGHT_SOURCE_H

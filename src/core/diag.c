@@ -14,7 +14,7 @@ static const tw_rule_info rules[TW_RULE_COUNT] = {
     [TW_R_UNKNOWN_FORMAT] = {"unknown-format", TW_SEV_ERROR,
                              "the format of an input could not be detected"},
     [TW_R_BAD_OPTION] = {"bad-option", TW_SEV_ERROR,
-                         "a format option has an invalid value"},
+                         "a format or format option cannot be used as asked"},
     [TW_R_BAD_RECORD] = {"bad-record", TW_SEV_ERROR,
                          "a line or record matches no grammar of the format"},
     [TW_R_LINE_TOO_LONG] = {"line-too-long", TW_SEV_ERROR,

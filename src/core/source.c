@@ -149,12 +149,28 @@ static void merge_info(tw_source *s) {
                   names);
         return;
     }
-    /* put every input on the first one's clock: same wall time, same ts */
-    int64_t base = first->origin_ns - first->origin_ts;
-    for (size_t i = 1; i < s->n; i++) {
+    /* put every input on the clock of the one that started first (the
+     * earliest wall time at ts 0), so that no input is moved backwards */
+    size_t ref = 0;
+    int64_t base = 0;
+    for (size_t i = 0; i < s->n; i++) {
         const tw_trace_info *ti = tw_reader_info(s->v[i].rd);
-        int64_t own = ti->origin_ns - ti->origin_ts;
-        if (!tw_sub_i64(own, base, &s->v[i].shift)) s->v[i].shift = 0;
+        int64_t zero;
+        if (!tw_sub_i64(ti->origin_ns, ti->origin_ts, &zero)) zero = INT64_MIN;
+        if (i == 0 || zero < base) {
+            ref = i;
+            base = zero;
+        }
+    }
+    const tw_trace_info *r = tw_reader_info(s->v[ref].rd);
+    mi->origin_ns = r->origin_ns;
+    mi->origin_ts = r->origin_ts;
+    for (size_t i = 0; i < s->n; i++) {
+        const tw_trace_info *ti = tw_reader_info(s->v[i].rd);
+        int64_t zero;
+        if (i == ref || !tw_sub_i64(ti->origin_ns, ti->origin_ts, &zero) ||
+            !tw_sub_i64(zero, base, &s->v[i].shift))
+            s->v[i].shift = 0;
     }
 }
 

@@ -65,7 +65,7 @@ bool tw_buf_append(tw_buf *b, const void *p, size_t n);
 static inline void tw_buf_clear(tw_buf *b) { b->len = 0; }
 void tw_buf_free(tw_buf *b);
 
-/* ---- u64 -> pointer hash map (u64map.c) -------------------------------- */
+/* ---- u64 -> pointer hash map (buf.c) ----------------------------------- */
 
 typedef struct tw_u64map {
     uint64_t *keys;

@@ -40,7 +40,9 @@ static int jsonl_probe(const unsigned char *head, size_t len, const char *path) 
     else if (has_kind || has_ts) score = 40;
     else score = 10;
     size_t pl = path ? strlen(path) : 0;
-    if (pl > 6 && strcmp(path + pl - 6, ".jsonl") == 0) score += 10;
+    if ((pl > 6 && strcmp(path + pl - 6, ".jsonl") == 0) ||
+        (pl > 7 && strcmp(path + pl - 7, ".ndjson") == 0))
+        score += 10;
     return score > 100 ? 100 : score;
 }
 
@@ -317,6 +319,7 @@ typedef struct jsonl_reader {
     const char *file;
     tw_buf scratch;
     tw_attr *attrs;
+    unsigned char *attr_b64;  /* per attribute: its value came from "<key>_base64" */
     size_t attr_cap;
     bool have_first;        /* an event parsed from the first line */
     tw_event first;
@@ -365,14 +368,18 @@ static bool unbase64(jval *v) {
     return true;
 }
 
-static bool add_attr(jsonl_reader *r, size_t *na, const tw_str *key, const jval *v) {
+static bool add_attr(jsonl_reader *r, size_t *na, const tw_str *key, const jval *v, bool b64) {
     if (*na == r->attr_cap) {
         size_t nc = r->attr_cap ? r->attr_cap * 2 : 8;
         tw_attr *a = realloc(r->attrs, nc * sizeof *a);
         if (!a) return false;
         r->attrs = a;
+        unsigned char *f = realloc(r->attr_b64, nc);
+        if (!f) return false;
+        r->attr_b64 = f;
         r->attr_cap = nc;
     }
+    r->attr_b64[*na] = b64;
     tw_attr *a = &r->attrs[(*na)++];
     memset(a, 0, sizeof *a);
     a->key = key;
@@ -410,13 +417,18 @@ static bool parse_args(jsonl_reader *r, jparser *j, const tw_line *l, size_t *na
         for (size_t i = 0; i < *na; i++)
             if (r->attrs[i].key == key) found = i;
         if (found < *na) {
-            if (!b64) return jfail(j, j->s + v.col, "duplicate key in args");
-            r->attrs[found].type = TW_ATTR_STR;
-            r->attrs[found].s = v.s;
-            r->attrs[found].slen = v.n;
+            /* "k" and "k_base64" in either order: the exact bytes win */
+            if (b64 == (bool)r->attr_b64[found])
+                return jfail(j, j->s + v.col, "duplicate key in args");
+            if (b64) {
+                r->attrs[found].type = TW_ATTR_STR;
+                r->attrs[found].s = v.s;
+                r->attrs[found].slen = v.n;
+                r->attr_b64[found] = 1;
+            }
             continue;
         }
-        if (!add_attr(r, na, key, &v)) return jfail(j, j->s + v.col, "out of memory");
+        if (!add_attr(r, na, key, &v, b64)) return jfail(j, j->s + v.col, "out of memory");
     }
     (void)l;
     return rc == 0;
@@ -659,6 +671,7 @@ static void jsonl_close(void *state) {
     tw_buf_free(&r->scratch);
     tw_u64map_free(&r->warned_keys);
     free(r->attrs);
+    free(r->attr_b64);
     free(r);
 }
 

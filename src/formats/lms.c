@@ -18,24 +18,27 @@
 
 /* ---- probe --------------------------------------------------------------- */
 
-/* "0,<digits>,<signed digits>", "1,..." or "2,<digits>,<anything>" */
+/* 0 or 1 for "0,<digits>,<signed digits>" / "1,...", 2 for a mapping
+ * "2,<digits>,<label>", 3 for the 2015 "<0|1>,<signed digits>,<label>",
+ * -1 for anything else. */
 static int classify(const char *s, size_t n) {
     if (n < 4 || (s[0] != '0' && s[0] != '1' && s[0] != '2') || s[1] != ',') return -1;
-    uint64_t v;
-    bool ovf;
-    size_t k = tw_scan_u64(s + 2, n - 2, &v, &ovf);
-    if (k == 0 || 2 + k >= n || s[2 + k] != ',') return -1;
-    if (s[0] == '2') return 2;
+    const char *c2 = memchr(s + 2, ',', n - 2);
+    if (!c2) return -1;
+    const char *f2 = s + 2, *f3 = c2 + 1;
+    size_t f2n = (size_t)(c2 - f2), f3n = n - (size_t)(f3 - s);
+    uint64_t id;
     int64_t d;
-    const char *rest = s + 3 + k;
-    size_t rn = n - 3 - k;
-    return tw_parse_i64(rest, rn, &d) || rn > 0 ? s[0] - '0' : -1;
+    if (s[0] == '2') return tw_parse_u64(f2, f2n, &id) ? 2 : -1;
+    if (tw_parse_u64(f2, f2n, &id) && tw_parse_i64(f3, f3n, &d)) return s[0] - '0';
+    if (tw_parse_i64(f2, f2n, &d) && f3n && !tw_parse_i64(f3, f3n, &d)) return 3;
+    return -1;
 }
 
 static int lms_probe(const unsigned char *head, size_t len, const char *path) {
     const char *s = (const char *)head;
     size_t pos = 0;
-    int good = 0, bad = 0, maps = 0;
+    int good = 0, bad = 0, maps = 0, legacy = 0;
     bool first_is_map = false;
     for (int lines = 0; pos < len && lines < 64; lines++) {
         const char *nl = memchr(s + pos, '\n', len - pos);
@@ -48,13 +51,14 @@ static int lms_probe(const unsigned char *head, size_t len, const char *path) {
         int c = classify(l, n);
         if (c < 0) bad++;
         else good++;
+        if (c == 3) legacy++;
         if (c == 2) {
             maps++;
             if (good == 1 && bad == 0) first_is_map = true;
         }
     }
-    if (good == 0 || bad > good / 8) return 0;
-    int score = first_is_map ? 90 : (maps ? 70 : 40);
+    if (good == 0 || bad * 4 > good) return 0;
+    int score = first_is_map ? 90 : maps ? 70 : legacy >= 2 && legacy == good ? 70 : 40;
     if (bad) score -= 20;
     size_t pl = path ? strlen(path) : 0;
     if (pl > 4 && strcmp(path + pl - 4, ".csv") == 0) score += 5;
@@ -201,7 +205,12 @@ static bool lms_line(lms_reader *r, const tw_line *l, tw_event *ev) {
     size_t diff_col;
     if (tw_parse_i64(f3, f3n, &diff)) {
         if (!tw_parse_u64(f2, f2n, &id)) {
+            /* the marker is lost, but the time it measured still passed */
             bad_line(r, l, 2, "expected a decimal id");
+            int64_t cum;
+            if (tw_add_i64(r->cum_us, diff, &cum) && cum <= INT64_MAX / TW_NS_PER_US &&
+                cum >= INT64_MIN / TW_NS_PER_US)
+                r->cum_us = cum;
             return false;
         }
         diff_col = (size_t)(f3 - s);
@@ -271,6 +280,7 @@ static int lms_begin(const tw_write_ctx *ctx, void **state) {
     }
     w->ctx = *ctx;
     if (ctx->info->has_origin) tw_loss_add(ctx->loss, "wall-clock origin dropped", 1);
+    if (ctx->info->has_pid) tw_loss_add(ctx->loss, "process id dropped", 1);
     *state = w;
     return TW_OK;
 }
@@ -328,6 +338,8 @@ static int lms_event(void *state, const tw_event *ev) {
     }
     if (ev->cat) tw_loss_add(w->ctx.loss, "categories dropped", 1);
     if (ev->nattrs) tw_loss_add(w->ctx.loss, "event attributes dropped", 1);
+    if (ev->msg) tw_loss_add(w->ctx.loss, "message texts dropped", 1);
+    if (ev->has_value) tw_loss_add(w->ctx.loss, "event values dropped", 1);
     uintptr_t id1 = (uintptr_t)tw_u64map_get(&w->ids, ev->name->id);
     if (!id1) {
         id1 = (uintptr_t)(++w->next_id);

@@ -68,7 +68,8 @@ static int rtl_probe(const unsigned char *head, size_t len, const char *path) {
         if (n == 0) continue;
         if (lines == 0 && starts_with(l, n, OPENING, LIT_LEN(OPENING))) return 100;
         if (starts_with(l, n, PROCESS, LIT_LEN(PROCESS)) ||
-            starts_with(l, n, CORRESPONDING, LIT_LEN(CORRESPONDING)))
+            starts_with(l, n, CORRESPONDING, LIT_LEN(CORRESPONDING)) ||
+            starts_with(l, n, CLOSING, LIT_LEN(CLOSING)))
             score = score < 90 ? 90 : score;
         else if (looks_like_record(l, n, 1))
             records++;
@@ -147,10 +148,15 @@ static tw_event *push(rtl_reader *r) {
 
 /* Timer ms -> ns with wrap-around handling; false (reported) on overflow. */
 static bool convert_ms(rtl_reader *r, uint64_t ms, bool ovf, const tw_loc *loc, int64_t *ts) {
-    if (!ovf && ms < WRAP_MS && r->have_prev && r->prev_ms > ms + r->wrap_ms &&
-        r->prev_ms - (ms + r->wrap_ms) > WRAP_MS / 2)
-        r->wrap_ms += WRAP_MS;
     uint64_t eff = ms + r->wrap_ms;
+    if (!ovf && ms < WRAP_MS && r->have_prev) {
+        if (r->prev_ms > eff && r->prev_ms - eff > WRAP_MS / 2) {
+            r->wrap_ms += WRAP_MS;  /* the 32-bit timer wrapped */
+            eff += WRAP_MS;
+        } else if (r->wrap_ms && eff > r->prev_ms && eff - r->prev_ms > WRAP_MS / 2) {
+            eff -= WRAP_MS;  /* a late record from before the wrap */
+        }
+    }
     if (ovf || eff < ms || eff > MAX_MS) {
         tw_report(r->diag, TW_R_TIME_OVERFLOW, loc,
                   "time stamp does not fit in 64-bit nanoseconds; line skipped");
@@ -292,6 +298,13 @@ static bool parse_record(rtl_reader *r, const tw_line *l, size_t at, bool nested
     return true;
 }
 
+static const char *reopened_text(const rtl_reader *r) {
+    return r->info->has_origin
+               ? "the log was opened again; the first header's time anchor is kept"
+               : "the log was opened again; its time anchor comes after the first records "
+                 "and is not used";
+}
+
 /* Header and trailer lines; returns false if the line is none of them. */
 static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
     const char *s = l->s;
@@ -320,8 +333,7 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
             return true;
         }
         if (!at_start) {
-            tw_report(r->diag, TW_R_RTL_REOPENED, &loc,
-                      "the log was opened again; the first header's time anchor is kept");
+            tw_report(r->diag, TW_R_RTL_REOPENED, &loc, "%s", reopened_text(r));
             return true;
         }
         r->have_open = true;
@@ -363,8 +375,9 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
         } else if (!r->have_pid_line) {
             if (r->seen_record && r->pid != pid)
                 tw_report(r->diag, TW_R_RTL_HEADER, &loc,
-                          "'Process id is' line after records; keeping process id %lu",
-                          (unsigned long)r->pid);
+                          "'Process id is %llu' comes after the first records; ignored, the "
+                          "events keep process id %lu",
+                          (unsigned long long)pid, (unsigned long)r->pid);
             else {
                 r->pid = (uint32_t)pid;
                 r->info->has_pid = true;
@@ -398,8 +411,7 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
         }
         if (reopen) {  /* "closing log file at Topening log file ..." */
             tw_loc rloc = tw_text_loc(r->file, l, p + k);
-            tw_report(r->diag, TW_R_RTL_REOPENED, &rloc,
-                      "the log was opened again; the first header's time anchor is kept");
+            tw_report(r->diag, TW_R_RTL_REOPENED, &rloc, "%s", reopened_text(r));
         }
         return true;
     }
@@ -622,6 +634,9 @@ static int rtl_event(void *state, const tw_event *ev) {
     if (ev->pid != w->pid)
         tw_loss_add(w->ctx.loss, "events of other processes written under this log's process id", 1);
     if (ev->nattrs) tw_loss_add(w->ctx.loss, "event attributes dropped", 1);
+    if (ev->has_value) tw_loss_add(w->ctx.loss, "event values dropped", 1);
+    if (ev->kind != TW_INSTANT && ev->msg)
+        tw_loss_add(w->ctx.loss, "message texts of scope events dropped", 1);
     int64_t ms = tw_write_time(&w->ctx, ev->ts, TW_NS_PER_MS, "millisecond");
     tw_out_u64_pad(o, (uint64_t)ms, 6);
     tw_out_putc(o, ' ');

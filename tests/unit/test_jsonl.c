@@ -125,7 +125,7 @@ void test_jsonl_writer_bytes(void) {
                            "{\"ts\":5,\"kind\":\"instant\",\"pid\":1,\"tid\":2,"
                            "\"name\":\"x\",\"name_base64\":\"Y2Fm6Q==\",\"cat\":\"c\\u0001\","
                            "\"msg\":\"m\",\"msg_base64\":\"/w==\",\"value\":-1,"
-                           "\"args\":{\"n\":3,\"s\":\"?\",\"s_base64\":\"gA==\",\"t\":\"ok\"}}\n",
+                           "\"args\":{\"n\":3,\"s_base64\":\"gA==\",\"s\":\"?\",\"t\":\"ok\"}}\n",
                            "jsonl", &d, &len);
     CHECK(out != NULL);
     if (out)

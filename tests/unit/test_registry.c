@@ -77,6 +77,12 @@ void test_detect_formats(void) {
     CHECK(detect("0,0,10\n1,0,990\n", "p.csv", NULL) == NULL);
     CHECK(detect("{\"kind\":\"trace\",\"format\":\"rtl\"}\n", NULL, &score) == jsonl);
     CHECK(detect("{\"ts\":1,\"kind\":\"begin\"}\n", NULL, NULL) == jsonl);
+    CHECK(detect("000001 1 { a\nclosing log file at 000002\n", NULL, &score) == rtl);
+    CHECK_EQ_I(score, 90);
+    CHECK(detect("0,10,reader\n1,990,reader\n", NULL, &score) == lms); /* the 2015 variant */
+    CHECK_EQ_I(score, 70);
+    CHECK(detect("{\"ts\":1,\"kind\":\"begin\"}\n", "x.ndjson", &score) == jsonl);
+    CHECK_EQ_I(score, 95);
     CHECK(detect("hello world\n", NULL, NULL) == NULL);
     CHECK(detect("", NULL, NULL) == NULL);
     /* a cut-off first line is not judged */
@@ -160,6 +166,19 @@ void test_source_merge(void) {
     CHECK_EQ_I(info.origin_ts, 0);
     CHECK(!info.has_pid);
     CHECK_STR(info.format, "rtl");
+    /* the same with the later-starting log first: still on A's clock */
+    const char *swapped[] = {pb, pa};
+    tu_diags_init(&d);
+    collect_source(swapped, 2, &d, evs, names, &n, &info);
+    CHECK_EQ_I(n, 4);
+    if (n == 4) {
+        CHECK_STR(names[0], "a1");
+        CHECK_EQ_I(evs[0].ts, 100000000);
+        CHECK_EQ_I(evs[1].ts, 1500000000);
+        CHECK_EQ_I(evs[3].ts, 2000000000);
+    }
+    CHECK_EQ_I(info.origin_ns, 1000000000000);
+    CHECK_EQ_U(d.n, 0);
     unlink(pa);
     unlink(pb);
 }

@@ -153,13 +153,15 @@ void test_rtl_wraparound(void) {
                         "4294967290 1 { a\n"
                         "4294967289 2 { b\n"  /* small inversion: not a wrap */
                         "000005 1 } a\n"
+                        "4294967292 3 | : late\n"  /* sampled before the wrap, written after */
                         "000006 2 } b\n",
                         &d, NULL, ev, 8);
-    CHECK_EQ_I(n, 4);
+    CHECK_EQ_I(n, 5);
     CHECK_EQ_I(ev[0].ts, INT64_C(4294967290000000));
     CHECK_EQ_I(ev[1].ts, INT64_C(4294967289000000));
     CHECK_EQ_I(ev[2].ts, INT64_C(4294967301000000));
-    CHECK_EQ_I(ev[3].ts, INT64_C(4294967302000000));
+    CHECK_EQ_I(ev[3].ts, INT64_C(4294967292000000));
+    CHECK_EQ_I(ev[4].ts, INT64_C(4294967302000000));
     CHECK_EQ_U(d.n, 0);
 }
 
@@ -309,4 +311,31 @@ void test_rtl_writer(void) {
                         "microseconds (1), line breaks in names replaced by spaces (1), message "
                         "texts joined to their names (1), counter events dropped (1), events of "
                         "other processes written under this log's process id (1)");
+}
+
+void test_writer_losses(void) {
+    /* scope messages, values and pids that rtl and lms cannot hold are counted */
+    static const char in[] =
+        "{\"kind\":\"trace\",\"pid\":3}\n"
+        "{\"ts\":1000000,\"kind\":\"begin\",\"pid\":3,\"tid\":1,\"name\":\"a\",\"msg\":\"m\"}\n"
+        "{\"ts\":2000000,\"kind\":\"instant\",\"pid\":3,\"tid\":1,\"name\":\"i\",\"value\":4}\n"
+        "{\"ts\":3000000,\"kind\":\"end\",\"pid\":3,\"tid\":1,\"name\":\"a\",\"value\":5}\n";
+    tu_diags d;
+    tu_diags_init(&d);
+    size_t len;
+    char *out = tu_convert(in, "rtl", &d, &len);
+    CHECK(out != NULL);
+    if (out) CHECK_STR(out, "Process id is 3\n000001 1 { a\n000002 1 | : i\n000003 1 } a\n");
+    free(out);
+    CHECK_EQ_U(d.n, 1);
+    CHECK_STR(d.msg[0], "the rtl format cannot hold everything: message texts of scope events "
+                        "dropped (1), event values dropped (2)");
+    tu_diags_init(&d);
+    out = tu_convert(in, "lms", &d, &len);
+    CHECK(out != NULL);
+    if (out) CHECK_STR(out, "2,0,a\n0,0,1000\n1,0,2000\n");
+    free(out);
+    CHECK_EQ_U(d.n, 1);
+    CHECK_STR(d.msg[0], "the lms format cannot hold everything: process id dropped (1), message "
+                        "texts dropped (1), instant events dropped (1), event values dropped (1)");
 }
