@@ -3,7 +3,7 @@
 #
 # Each test is a shell script tests/cli/AREA/NAME.sh, run with `sh` in a
 # fresh scratch directory, with the tracewright binary first in PATH and
-#   DATA=tests/data  EXAMPLES=examples  TOP=<repository root>
+#   DATA=tests/data  EXAMPLES=examples  TOP=<repository root>  BUILD=<build dir>
 # Next to the script:
 #   NAME.sh.exit           expected exit status (absent: 0)
 #   NAME.sh.stdout.exact   expected standard output, byte for byte (absent: empty)
@@ -67,7 +67,7 @@ for t in "$here"/*/*.sh; do
     selected "$name" "$@" || continue
     dir=$(mktemp -d "${TMPDIR:-/tmp}/tw-cli.XXXXXX")
     mkdir "$dir/work"
-    (cd "$dir/work" && PATH="$bindir:$PATH" DATA="$top/tests/data" EXAMPLES="$top/examples" \
+    (cd "$dir/work" && PATH="$bindir:$PATH" BUILD="$bindir" DATA="$top/tests/data" EXAMPLES="$top/examples" \
         TOP="$top" LC_ALL=C sh "$t" >"$dir/stdout" 2>"$dir/stderr" </dev/null)
     status=$?
     ok=1
