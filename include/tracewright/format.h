@@ -116,6 +116,9 @@ typedef struct tw_write_ctx {
  * are summarised in one lossy-conversion warning when the writer finishes.
  */
 void tw_loss_add(tw_loss *loss, const char *what, uint64_t n);
+/* Count an event the writer drops as a whole, under a phrase naming its
+ * kind ("instant events dropped", "thread and process names dropped", ...). */
+void tw_loss_drop(tw_loss *loss, const tw_event *ev);
 /* Count one timestamp rounded to the writer's clock, named by `unit`
  * ("millisecond"); reported in one precision-loss warning. */
 void tw_loss_round(tw_loss *loss, const char *unit);

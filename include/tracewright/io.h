@@ -160,6 +160,9 @@ void tw_out_printf(tw_output *out, const char *fmt, ...)
  * is written as U+FFFD.  Returns false when such bytes were replaced.
  */
 bool tw_out_json_str(tw_output *out, const char *s, size_t len);
+/* Text for a line-oriented format: CR and LF are written as spaces.
+ * Returns true when any were replaced. */
+bool tw_out_oneline(tw_output *out, const char *s, size_t len);
 /* Base64 (RFC 4648, with padding) of `len` bytes, without quotes. */
 void tw_out_base64(tw_output *out, const void *p, size_t len);
 /* One CSV field, quoted per RFC 4180 when it needs to be. */

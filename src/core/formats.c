@@ -200,6 +200,22 @@ void tw_loss_add(tw_loss *l, const char *what, uint64_t n) {
     l->n++;
 }
 
+void tw_loss_drop(tw_loss *l, const tw_event *ev) {
+    static const char *const what[TW_KIND_COUNT] = {
+        [TW_BEGIN] = "begin events dropped",     [TW_END] = "end events dropped",
+        [TW_INSTANT] = "instant events dropped", [TW_SUSPEND] = "suspend events dropped",
+        [TW_RESUME] = "resume events dropped",   [TW_COUNTER] = "counter events dropped",
+        [TW_META] = "metadata events dropped"};
+    const char *w = (unsigned)ev->kind < TW_KIND_COUNT ? what[ev->kind] : "events dropped";
+    if (ev->kind == TW_META && ev->name &&
+        ((ev->name->len == strlen(TW_META_THREAD_NAME) &&
+          memcmp(ev->name->s, TW_META_THREAD_NAME, ev->name->len) == 0) ||
+         (ev->name->len == strlen(TW_META_PROCESS_NAME) &&
+          memcmp(ev->name->s, TW_META_PROCESS_NAME, ev->name->len) == 0)))
+        w = "thread and process names dropped";
+    tw_loss_add(l, w, 1);
+}
+
 void tw_loss_round(tw_loss *l, const char *unit) {
     l->rounded++;
     l->unit = unit;

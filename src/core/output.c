@@ -286,6 +286,21 @@ size_t tw_base64_decode(const char *s, size_t n, unsigned char *out) {
     return o;
 }
 
+bool tw_out_oneline(tw_output *o, const char *s, size_t len) {
+    size_t run = 0;
+    bool replaced = false;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '\n' || s[i] == '\r') {
+            tw_out_write(o, s + run, i - run);
+            tw_out_putc(o, ' ');
+            run = i + 1;
+            replaced = true;
+        }
+    }
+    tw_out_write(o, s + run, len - run);
+    return replaced;
+}
+
 /* ---- CSV ----------------------------------------------------------------- */
 
 void tw_out_csv_field(tw_output *o, const char *s, size_t len) {

@@ -5,6 +5,8 @@
 #ifndef TW_FORMATS_FORMATS_H
 #define TW_FORMATS_FORMATS_H
 
+#include <stdlib.h>
+
 #include "tracewright/tracewright.h"
 #include "core/util.h"
 
@@ -31,6 +33,13 @@ static inline int64_t tw_write_time(const tw_write_ctx *ctx, int64_t ts, int64_t
     int64_t v = tw_round_div(ts, unit_ns, &inexact);
     if (inexact) tw_loss_round(ctx->loss, unit_name);
     return v;
+}
+
+/* Zeroed memory for a reader's or writer's state; out-of-memory is reported. */
+static inline void *tw_state_alloc(tw_diag_sink *diag, size_t size) {
+    void *p = calloc(1, size);
+    if (!p) tw_report(diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+    return p;
 }
 
 /* Does the interned name equal the C string? */

@@ -312,10 +312,7 @@ static int jmember(jparser *j, bool *first, const char **key, size_t *keyn, jval
 /* ---- reader -------------------------------------------------------------- */
 
 typedef struct jsonl_reader {
-    tw_input *in;
-    tw_strtab *strtab;
-    tw_diag_sink *diag;
-    tw_trace_info *info;
+    tw_read_ctx ctx;  /* input, names, diagnostics, trace info, options */
     const char *file;
     tw_buf scratch;
     tw_attr *attrs;
@@ -345,18 +342,18 @@ static int field_of(const char *k, size_t n) {
 static void line_error(jsonl_reader *r, const tw_line *l, size_t col, const char *msg) {
     tw_loc loc = tw_text_loc(r->file, l, col);
     if (!l->eol)
-        tw_report(r->diag, TW_R_TRUNCATED_FILE, &loc, "the last line is incomplete (%s); skipped",
+        tw_report(r->ctx.diag, TW_R_TRUNCATED_FILE, &loc, "the last line is incomplete (%s); skipped",
                   msg);
     else
-        tw_report(r->diag, TW_R_BAD_RECORD, &loc, "%s; line skipped", msg);
+        tw_report(r->ctx.diag, TW_R_BAD_RECORD, &loc, "%s; line skipped", msg);
 }
 
 static void unknown_key(jsonl_reader *r, const tw_line *l, const char *k, size_t n, size_t col) {
-    const tw_str *s = tw_intern(r->strtab, k, n);
+    const tw_str *s = tw_intern(r->ctx.strtab, k, n);
     if (!s || tw_u64map_get(&r->warned_keys, s->id)) return;
     tw_u64map_put(&r->warned_keys, s->id, (void *)1);
     tw_loc loc = tw_text_loc(r->file, l, col);
-    tw_report(r->diag, TW_R_UNKNOWN_FIELD, &loc, "unknown field '%.*s' ignored (reported once)",
+    tw_report(r->ctx.diag, TW_R_UNKNOWN_FIELD, &loc, "unknown field '%.*s' ignored (reported once)",
               (int)(n > 100 ? 100 : n), k);
 }
 
@@ -411,7 +408,7 @@ static bool parse_args(jsonl_reader *r, jparser *j, const tw_line *l, size_t *na
                 return jfail(j, j->s + v.col, "invalid base64 value");
             kn -= 7;
         }
-        const tw_str *key = tw_intern(r->strtab, k, kn);
+        const tw_str *key = tw_intern(r->ctx.strtab, k, kn);
         if (!key) return jfail(j, j->s + v.col, "cannot store key (out of memory)");
         size_t found = *na;
         for (size_t i = 0; i < *na; i++)
@@ -443,7 +440,7 @@ static int parse_line(jsonl_reader *r, const tw_line *l, tw_event *ev, bool allo
     if (i == n) return 0;
     tw_buf_clear(&r->scratch);
     if (!tw_buf_reserve(&r->scratch, n + 16)) {
-        tw_report(r->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
         return 0;
     }
     jparser j = {.s = s, .p = s + i, .end = s + n, .scratch = r->scratch.p};
@@ -503,7 +500,7 @@ static int parse_line(jsonl_reader *r, const tw_line *l, tw_event *ev, bool allo
     }
     if (j.bad_utf8) {
         tw_loc loc = tw_text_loc(r->file, l, 0);
-        tw_report(r->diag, TW_R_INVALID_UTF8, &loc,
+        tw_report(r->ctx.diag, TW_R_INVALID_UTF8, &loc,
                   "string is not valid UTF-8; bytes kept as they are");
     }
     if (!have[F_KIND]) {
@@ -515,7 +512,7 @@ static int parse_line(jsonl_reader *r, const tw_line *l, tw_event *ev, bool allo
     if (kv->n == 5 && memcmp(kv->s, "trace", 5) == 0) {
         if (!allow_trace) {
             tw_loc loc = tw_text_loc(r->file, l, kv->col);
-            tw_report(r->diag, TW_R_BAD_RECORD, &loc,
+            tw_report(r->ctx.diag, TW_R_BAD_RECORD, &loc,
                       "a \"trace\" line is only allowed as the first line; ignored");
             return 0;
         }
@@ -533,11 +530,11 @@ static int parse_line(jsonl_reader *r, const tw_line *l, tw_event *ev, bool allo
             return 2;
         }
         const tw_str *fs = NULL;
-        if (have[F_FORMAT] && !(fs = tw_intern(r->strtab, vals[F_FORMAT].s, vals[F_FORMAT].n))) {
-            tw_report(r->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        if (have[F_FORMAT] && !(fs = tw_intern(r->ctx.strtab, vals[F_FORMAT].s, vals[F_FORMAT].n))) {
+            tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
             return 2;
         }
-        tw_trace_info *ti = r->info;
+        tw_trace_info *ti = r->ctx.info;
         if (fs) ti->format = fs->s;
         if (have[F_RES]) ti->resolution_ns = vals[F_RES].i;
         if (have[F_ORIGIN_NS]) {
@@ -578,7 +575,7 @@ static int parse_line(jsonl_reader *r, const tw_line *l, tw_event *ev, bool allo
     }
     if (!vals[F_TS].neg && vals[F_TS].u > (uint64_t)INT64_MAX) {
         tw_loc loc = tw_text_loc(r->file, l, vals[F_TS].col);
-        tw_report(r->diag, TW_R_TIME_OVERFLOW, &loc,
+        tw_report(r->ctx.diag, TW_R_TIME_OVERFLOW, &loc,
                   "\"ts\" does not fit in 64-bit nanoseconds; line skipped");
         return 0;
     }
@@ -588,15 +585,15 @@ static int parse_line(jsonl_reader *r, const tw_line *l, tw_event *ev, bool allo
     ev->pid = (uint32_t)vals[F_PID].u;
     ev->tid = vals[F_TID].u;
     const jval *nm = have[F_NAME64] ? &vals[F_NAME64] : &vals[F_NAME];
-    ev->name = tw_intern(r->strtab, nm->s, nm->n);
+    ev->name = tw_intern(r->ctx.strtab, nm->s, nm->n);
     if (have[F_CAT] || have[F_CAT64]) {
         const jval *c = have[F_CAT64] ? &vals[F_CAT64] : &vals[F_CAT];
-        ev->cat = tw_intern(r->strtab, c->s, c->n);
+        ev->cat = tw_intern(r->ctx.strtab, c->s, c->n);
         if (!ev->cat) ev->name = NULL;
     }
     if (!ev->name) {
         tw_loc loc = tw_text_loc(r->file, l, nm->col);
-        tw_report(r->diag, TW_R_LIMIT, &loc,
+        tw_report(r->ctx.diag, TW_R_LIMIT, &loc,
                   "cannot store name: out of memory or too many distinct names");
         return 0;
     }
@@ -620,21 +617,15 @@ static int parse_line(jsonl_reader *r, const tw_line *l, tw_event *ev, bool allo
 }
 
 static int jsonl_open(const tw_read_ctx *ctx, void **state) {
-    jsonl_reader *r = calloc(1, sizeof *r);
-    if (!r) {
-        tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
-        return TW_ERR;
-    }
-    r->in = ctx->in;
-    r->strtab = ctx->strtab;
-    r->diag = ctx->diag;
-    r->info = ctx->info;
+    jsonl_reader *r = tw_state_alloc(ctx->diag, sizeof *r);
+    if (!r) return TW_ERR;
+    r->ctx = *ctx;
     r->file = tw_input_name(ctx->in);
     /* the first non-blank line may be the trace line; if it is an event,
      * keep it (its memory stays valid until the next line is read) */
     tw_line l;
     int rc;
-    while ((rc = tw_input_getline(r->in, &l)) == 1) {
+    while ((rc = tw_input_getline(r->ctx.in, &l)) == 1) {
         size_t i = 0;
         while (i < l.len && (l.s[i] == ' ' || l.s[i] == '\t')) i++;
         if (i == l.len) continue;
@@ -659,7 +650,7 @@ static int jsonl_next(void *state, tw_event *ev) {
     }
     for (;;) {
         tw_line l;
-        int rc = tw_input_getline(r->in, &l);
+        int rc = tw_input_getline(r->ctx.in, &l);
         if (rc < 0) return TW_ERR;
         if (rc == 0) return TW_EOF;
         if (parse_line(r, &l, ev, false) == 1) return TW_OK;
@@ -696,11 +687,8 @@ static void put_str_field(tw_output *o, const char *key, const char *s, size_t n
 }
 
 static int jsonl_begin(const tw_write_ctx *ctx, void **state) {
-    jsonl_writer *w = calloc(1, sizeof *w);
-    if (!w) {
-        tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
-        return TW_ERR;
-    }
+    jsonl_writer *w = tw_state_alloc(ctx->diag, sizeof *w);
+    if (!w) return TW_ERR;
     w->ctx = *ctx;
     const tw_trace_info *ti = ctx->info;
     tw_output *o = ctx->out;

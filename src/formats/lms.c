@@ -68,9 +68,7 @@ static int lms_probe(const unsigned char *head, size_t len, const char *path) {
 /* ---- reader -------------------------------------------------------------- */
 
 typedef struct lms_reader {
-    tw_input *in;
-    tw_strtab *strtab;
-    tw_diag_sink *diag;
+    tw_read_ctx ctx;  /* input, names, diagnostics, trace info, options */
     const char *file;
     int64_t cum_us;
     tw_u64map labels;     /* id -> const tw_str* */
@@ -81,14 +79,9 @@ typedef struct lms_reader {
 } lms_reader;
 
 static int lms_open(const tw_read_ctx *ctx, void **state) {
-    lms_reader *r = calloc(1, sizeof *r);
-    if (!r) {
-        tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
-        return TW_ERR;
-    }
-    r->in = ctx->in;
-    r->strtab = ctx->strtab;
-    r->diag = ctx->diag;
+    lms_reader *r = tw_state_alloc(ctx->diag, sizeof *r);
+    if (!r) return TW_ERR;
+    r->ctx = *ctx;
     r->file = tw_input_name(ctx->in);
     ctx->info->resolution_ns = TW_NS_PER_US;
     *state = r;
@@ -104,7 +97,7 @@ static void lms_close(void *state) {
 }
 
 static bool oom(lms_reader *r, const tw_loc *loc) {
-    tw_report(r->diag, TW_R_LIMIT, loc,
+    tw_report(r->ctx.diag, TW_R_LIMIT, loc,
               "cannot store label: out of memory or too many distinct names");
     return false;
 }
@@ -114,25 +107,25 @@ static bool oom(lms_reader *r, const tw_loc *loc) {
 static void bad_line(lms_reader *r, const tw_line *l, size_t col, const char *what) {
     tw_loc loc = tw_text_loc(r->file, l, col);
     if (!l->eol)
-        tw_report(r->diag, TW_R_TRUNCATED_FILE, &loc,
+        tw_report(r->ctx.diag, TW_R_TRUNCATED_FILE, &loc,
                   "the last line is incomplete (%s); skipped", what);
     else
-        tw_report(r->diag, TW_R_BAD_RECORD, &loc, "%s; line skipped", what);
+        tw_report(r->ctx.diag, TW_R_BAD_RECORD, &loc, "%s; line skipped", what);
 }
 
 static bool map_label(lms_reader *r, const tw_line *l, uint64_t id, const char *label,
                       size_t n) {
     tw_loc loc = tw_text_loc(r->file, l, 2);
-    const tw_str *s = tw_intern(r->strtab, label, n);
+    const tw_str *s = tw_intern(r->ctx.strtab, label, n);
     if (!s) return oom(r, &loc);
     const tw_str *old = tw_u64map_get(&r->labels, id);
     if (old && !tw_u64map_get(&r->reported, id)) {
-        tw_report(r->diag, TW_R_LMS_REDEFINED, &loc,
+        tw_report(r->ctx.diag, TW_R_LMS_REDEFINED, &loc,
                   "id %llu is mapped again (was '%s', now '%.*s')", (unsigned long long)id,
                   old->s, (int)(n > 200 ? 200 : n), label);
     } else {
         if (id != r->next_id)
-            tw_report(r->diag, TW_R_LMS_ID_ORDER, &loc,
+            tw_report(r->ctx.diag, TW_R_LMS_ID_ORDER, &loc,
                       "mapping ids should ascend from 0: expected %llu, got %llu",
                       (unsigned long long)r->next_id, (unsigned long long)id);
         r->next_id = id + 1;
@@ -140,7 +133,7 @@ static bool map_label(lms_reader *r, const tw_line *l, uint64_t id, const char *
     uintptr_t prev = (uintptr_t)tw_u64map_get(&r->label_ids, s->id);
     if (prev && prev - 1 != id) {
         tw_loc lloc = tw_text_loc(r->file, l, (size_t)(label - l->s));
-        tw_report(r->diag, TW_R_LMS_DUP_LABEL, &lloc,
+        tw_report(r->ctx.diag, TW_R_LMS_DUP_LABEL, &lloc,
                   "label '%.*s' is already mapped to id %llu", (int)(n > 200 ? 200 : n), label,
                   (unsigned long long)(prev - 1));
     }
@@ -156,12 +149,12 @@ static const tw_str *label_of(lms_reader *r, const tw_line *l, uint64_t id) {
     tw_loc loc = tw_text_loc(r->file, l, 2);
     char tmp[32];
     int n = snprintf(tmp, sizeof tmp, "label#%llu", (unsigned long long)id);
-    s = tw_intern(r->strtab, tmp, (size_t)n);
+    s = tw_intern(r->ctx.strtab, tmp, (size_t)n);
     if (!s) {
         oom(r, &loc);
         return NULL;
     }
-    tw_report(r->diag, TW_R_LMS_UNMAPPED, &loc,
+    tw_report(r->ctx.diag, TW_R_LMS_UNMAPPED, &loc,
               "id %llu is used before its mapping line; named '%s'", (unsigned long long)id,
               s->s);
     if (!tw_u64map_put(&r->labels, id, (void *)s) ||
@@ -220,14 +213,14 @@ static bool lms_line(lms_reader *r, const tw_line *l, tw_event *ev) {
         /* the 2015 variant: <type>,<diff>,<label> */
         if (!r->legacy_noted) {
             tw_loc loc = tw_text_loc(r->file, l, 0);
-            tw_report(r->diag, TW_R_LMS_LEGACY, &loc,
+            tw_report(r->ctx.diag, TW_R_LMS_LEGACY, &loc,
                       "labels in every line: reading the 2015 '<type>,<diff>,<label>' "
                       "variant");
             r->legacy_noted = true;
         }
         diff_col = 2;
         tw_loc loc = tw_text_loc(r->file, l, (size_t)(f3 - s));
-        if (!(name = tw_intern(r->strtab, f3, f3n))) return oom(r, &loc);
+        if (!(name = tw_intern(r->ctx.strtab, f3, f3n))) return oom(r, &loc);
     } else {
         bad_line(r, l, (size_t)(f3 - s), "expected a signed decimal time difference");
         return false;
@@ -235,7 +228,7 @@ static bool lms_line(lms_reader *r, const tw_line *l, tw_event *ev) {
     int64_t cum, ts;
     if (!tw_add_i64(r->cum_us, diff, &cum) || !tw_to_ns(cum, TW_NS_PER_US, &ts)) {
         tw_loc loc = tw_text_loc(r->file, l, diff_col);
-        tw_report(r->diag, TW_R_TIME_OVERFLOW, &loc,
+        tw_report(r->ctx.diag, TW_R_TIME_OVERFLOW, &loc,
                   "cumulative time does not fit in 64-bit nanoseconds; line skipped");
         return false;
     }
@@ -252,7 +245,7 @@ static int lms_next(void *state, tw_event *ev) {
     lms_reader *r = state;
     tw_line l;
     for (;;) {
-        int rc = tw_input_getline(r->in, &l);
+        int rc = tw_input_getline(r->ctx.in, &l);
         if (rc < 0) return TW_ERR;
         if (rc == 0) return TW_EOF;
         if (lms_line(r, &l, ev)) return TW_OK;
@@ -273,11 +266,8 @@ typedef struct lms_writer {
 } lms_writer;
 
 static int lms_begin(const tw_write_ctx *ctx, void **state) {
-    lms_writer *w = calloc(1, sizeof *w);
-    if (!w) {
-        tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
-        return TW_ERR;
-    }
+    lms_writer *w = tw_state_alloc(ctx->diag, sizeof *w);
+    if (!w) return TW_ERR;
     w->ctx = *ctx;
     if (ctx->info->has_origin) tw_loss_add(ctx->loss, "wall-clock origin dropped", 1);
     if (ctx->info->has_pid) tw_loss_add(ctx->loss, "process id dropped", 1);
@@ -285,43 +275,11 @@ static int lms_begin(const tw_write_ctx *ctx, void **state) {
     return TW_OK;
 }
 
-static void put_label(lms_writer *w, const tw_str *name) {
-    tw_output *o = w->ctx.out;
-    size_t run = 0;
-    bool replaced = false;
-    for (size_t i = 0; i < name->len; i++) {
-        if (name->s[i] == '\n' || name->s[i] == '\r') {
-            tw_out_write(o, name->s + run, i - run);
-            tw_out_putc(o, ' ');
-            run = i + 1;
-            replaced = true;
-        }
-    }
-    tw_out_write(o, name->s + run, name->len - run);
-    if (replaced) tw_loss_add(w->ctx.loss, "line breaks in names replaced by spaces", 1);
-}
-
 static int lms_event(void *state, const tw_event *ev) {
     lms_writer *w = state;
     tw_output *o = w->ctx.out;
-    switch (ev->kind) {
-    case TW_BEGIN:
-    case TW_END:
-        break;
-    case TW_INSTANT:
-        tw_loss_add(w->ctx.loss, "instant events dropped", 1);
-        return TW_OK;
-    case TW_SUSPEND:
-        tw_loss_add(w->ctx.loss, "suspend events dropped", 1);
-        return TW_OK;
-    case TW_RESUME:
-        tw_loss_add(w->ctx.loss, "resume events dropped", 1);
-        return TW_OK;
-    case TW_COUNTER:
-        tw_loss_add(w->ctx.loss, "counter events dropped", 1);
-        return TW_OK;
-    default:
-        tw_loss_add(w->ctx.loss, "metadata events dropped", 1);
+    if (ev->kind != TW_BEGIN && ev->kind != TW_END) {
+        tw_loss_drop(w->ctx.loss, ev);
         return TW_OK;
     }
     if (!w->have_thread) {
@@ -350,7 +308,8 @@ static int lms_event(void *state, const tw_event *ev) {
         tw_out_str(o, "2,");
         tw_out_u64(o, (uint64_t)(id1 - 1));
         tw_out_putc(o, ',');
-        put_label(w, ev->name);
+        if (tw_out_oneline(o, ev->name->s, ev->name->len))
+            tw_loss_add(w->ctx.loss, "line breaks in names replaced by spaces", 1);
         tw_out_putc(o, '\n');
     }
     int64_t us = tw_write_time(&w->ctx, ev->ts, TW_NS_PER_US, "microsecond");

@@ -85,10 +85,7 @@ static int rtl_probe(const unsigned char *head, size_t len, const char *path) {
 /* ---- reader -------------------------------------------------------------- */
 
 typedef struct rtl_reader {
-    tw_input *in;
-    tw_strtab *strtab;
-    tw_diag_sink *diag;
-    tw_trace_info *info;
+    tw_read_ctx ctx;  /* input, names, diagnostics, trace info, options */
     const char *file;
     bool subscopes;
     uint32_t pid;
@@ -132,9 +129,9 @@ static bool pid_from_name(const char *path, uint32_t *pid) {
 }
 
 static const tw_str *intern(rtl_reader *r, const char *s, size_t n, const tw_loc *loc) {
-    const tw_str *str = tw_intern(r->strtab, s, n);
+    const tw_str *str = tw_intern(r->ctx.strtab, s, n);
     if (!str)
-        tw_report(r->diag, TW_R_LIMIT, loc,
+        tw_report(r->ctx.diag, TW_R_LIMIT, loc,
                   "cannot store name: out of memory or too many distinct names");
     return str;
 }
@@ -158,7 +155,7 @@ static bool convert_ms(rtl_reader *r, uint64_t ms, bool ovf, const tw_loc *loc, 
         }
     }
     if (ovf || eff < ms || eff > MAX_MS) {
-        tw_report(r->diag, TW_R_TIME_OVERFLOW, loc,
+        tw_report(r->ctx.diag, TW_R_TIME_OVERFLOW, loc,
                   "time stamp does not fit in 64-bit nanoseconds; line skipped");
         return false;
     }
@@ -210,7 +207,7 @@ static bool message(rtl_reader *r, const tw_line *l, size_t at, int64_t ts, uint
     if (looks_like_record(msg, msg_n, 6)) {
         /* another thread's record was written into this one */
         tw_loc mloc = tw_text_loc(r->file, l, msg_col);
-        tw_report(r->diag, TW_R_RTL_INTERLEAVED, &mloc,
+        tw_report(r->ctx.diag, TW_R_RTL_INTERLEAVED, &mloc,
                   "another thread's record starts inside this message; the two are "
                   "separated and the message text is expected on a later line");
         flush_split(r);
@@ -263,7 +260,7 @@ static bool parse_record(rtl_reader *r, const tw_line *l, size_t at, bool nested
         (s[kc] != '{' && s[kc] != '}' && s[kc] != '|') || tovf) {
         if (nested) return false;
         if (r->split) {  /* the text of an interrupted message */
-            tw_report(r->diag, TW_R_RTL_INTERLEAVED, &loc,
+            tw_report(r->ctx.diag, TW_R_RTL_INTERLEAVED, &loc,
                       "line taken as the text of the message interrupted on line %llu",
                       (unsigned long long)r->split_line);
             r->split_ev.name = intern(r, s, n, &loc);
@@ -272,10 +269,10 @@ static bool parse_record(rtl_reader *r, const tw_line *l, size_t at, bool nested
             return true;
         }
         if (!l->eol)  /* the writer was killed in the middle of this line */
-            tw_report(r->diag, TW_R_TRUNCATED_FILE, &loc,
+            tw_report(r->ctx.diag, TW_R_TRUNCATED_FILE, &loc,
                       "the last line is incomplete (no RTL record); skipped");
         else
-            tw_report(r->diag, TW_R_BAD_RECORD, &loc,
+            tw_report(r->ctx.diag, TW_R_BAD_RECORD, &loc,
                       "line matches no RTL record (expected 'TIME THREAD {|}|| TEXT'); skipped");
         return false;
     }
@@ -299,7 +296,7 @@ static bool parse_record(rtl_reader *r, const tw_line *l, size_t at, bool nested
 }
 
 static const char *reopened_text(const rtl_reader *r) {
-    return r->info->has_origin
+    return r->ctx.info->has_origin
                ? "the log was opened again; the first header's time anchor is kept"
                : "the log was opened again; its time anchor comes after the first records "
                  "and is not used";
@@ -327,13 +324,13 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
             secs > (uint64_t)(INT64_MAX / TW_NS_PER_S) ||
             !tw_add_i64((int64_t)secs * TW_NS_PER_S, (int64_t)frac, &ns)) {
             loc = tw_text_loc(r->file, l, p);
-            tw_report_sev(r->diag, TW_SEV_ERROR, TW_R_RTL_HEADER, &loc,
+            tw_report_sev(r->ctx.diag, TW_SEV_ERROR, TW_R_RTL_HEADER, &loc,
                           "malformed 'opening log file' line (expected 'opening log file "
                           "SECONDS.MICROSECONDS seconds past January 1st 1970')");
             return true;
         }
         if (!at_start) {
-            tw_report(r->diag, TW_R_RTL_REOPENED, &loc, "%s", reopened_text(r));
+            tw_report(r->ctx.diag, TW_R_RTL_REOPENED, &loc, "%s", reopened_text(r));
             return true;
         }
         r->have_open = true;
@@ -348,7 +345,7 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
         if (!k || ovf || ms > MAX_MS || n - p - k != LIT_LEN(CORRESPONDING_TAIL) ||
             memcmp(s + p + k, CORRESPONDING_TAIL, LIT_LEN(CORRESPONDING_TAIL)) != 0) {
             loc = tw_text_loc(r->file, l, p);
-            tw_report_sev(r->diag, TW_SEV_ERROR, TW_R_RTL_HEADER, &loc,
+            tw_report_sev(r->ctx.diag, TW_SEV_ERROR, TW_R_RTL_HEADER, &loc,
                           "malformed 'corresponding to' line (expected 'corresponding to "
                           "MILLISECONDS ms after timer start')");
             return true;
@@ -364,24 +361,24 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
         uint64_t pid;
         if (!tw_parse_u64(s + p, n - p, &pid) || pid > UINT32_MAX) {
             loc = tw_text_loc(r->file, l, p);
-            tw_report_sev(r->diag, TW_SEV_ERROR, TW_R_RTL_HEADER, &loc,
+            tw_report_sev(r->ctx.diag, TW_SEV_ERROR, TW_R_RTL_HEADER, &loc,
                           "malformed 'Process id is' line (expected 'Process id is PID')");
             return true;
         }
         if (r->have_pid_line && pid != r->pid) {
-            tw_report(r->diag, TW_R_RTL_HEADER, &loc,
+            tw_report(r->ctx.diag, TW_R_RTL_HEADER, &loc,
                       "process id changes from %lu to %llu; keeping %lu",
                       (unsigned long)r->pid, (unsigned long long)pid, (unsigned long)r->pid);
         } else if (!r->have_pid_line) {
             if (r->seen_record && r->pid != pid)
-                tw_report(r->diag, TW_R_RTL_HEADER, &loc,
+                tw_report(r->ctx.diag, TW_R_RTL_HEADER, &loc,
                           "'Process id is %llu' comes after the first records; ignored, the "
                           "events keep process id %lu",
                           (unsigned long long)pid, (unsigned long)r->pid);
             else {
                 r->pid = (uint32_t)pid;
-                r->info->has_pid = true;
-                r->info->pid = r->pid;
+                r->ctx.info->has_pid = true;
+                r->ctx.info->pid = r->pid;
             }
             r->have_pid_line = true;
         }
@@ -395,7 +392,7 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
         bool reopen = k && starts_with(s + p + k, n - p - k, OPENING, LIT_LEN(OPENING));
         if (!k || (p + k != n && !reopen)) {
             loc = tw_text_loc(r->file, l, p);
-            tw_report(r->diag, TW_R_BAD_RECORD, &loc,
+            tw_report(r->ctx.diag, TW_R_BAD_RECORD, &loc,
                       "malformed 'closing log file at' line (expected 'closing log file at "
                       "MILLISECONDS'); skipped");
             return true;
@@ -411,7 +408,7 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
         }
         if (reopen) {  /* "closing log file at Topening log file ..." */
             tw_loc rloc = tw_text_loc(r->file, l, p + k);
-            tw_report(r->diag, TW_R_RTL_REOPENED, &rloc, "%s", reopened_text(r));
+            tw_report(r->ctx.diag, TW_R_RTL_REOPENED, &rloc, "%s", reopened_text(r));
         }
         return true;
     }
@@ -426,19 +423,13 @@ static void process_line(rtl_reader *r, const tw_line *l) {
 }
 
 static int rtl_open(const tw_read_ctx *ctx, void **state) {
-    rtl_reader *r = calloc(1, sizeof *r);
-    if (!r) {
-        tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
-        return TW_ERR;
-    }
-    r->in = ctx->in;
-    r->strtab = ctx->strtab;
-    r->diag = ctx->diag;
-    r->info = ctx->info;
+    rtl_reader *r = tw_state_alloc(ctx->diag, sizeof *r);
+    if (!r) return TW_ERR;
+    r->ctx = *ctx;
     r->file = tw_input_name(ctx->in);
     r->subscopes = tw_opt_bool(ctx->opts, "rtl-subscopes");
-    r->empty = tw_intern(r->strtab, "", 0);
-    r->meta_end = tw_intern_cstr(r->strtab, TW_META_TRACE_END);
+    r->empty = tw_intern(r->ctx.strtab, "", 0);
+    r->meta_end = tw_intern_cstr(r->ctx.strtab, TW_META_TRACE_END);
     if (!r->empty || !r->meta_end) {
         tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
         free(r);
@@ -455,7 +446,7 @@ static int rtl_open(const tw_read_ctx *ctx, void **state) {
     /* the header: leading lines until the first record */
     tw_line l;
     int rc;
-    while ((rc = tw_input_getline(r->in, &l)) == 1) {
+    while ((rc = tw_input_getline(r->ctx.in, &l)) == 1) {
         if (l.len == 0) continue;
         if (starts_with(l.s, l.len, CLOSING, LIT_LEN(CLOSING)) ||
             !header_line(r, &l, true)) {
@@ -474,7 +465,7 @@ static int rtl_open(const tw_read_ctx *ctx, void **state) {
         ctx->info->origin_ts = (int64_t)r->corr_ms * TW_NS_PER_MS;
     } else if (r->have_open != r->have_corr) {
         tw_loc loc = {.file = r->file, .kind = TW_LOC_TEXT, .line = 1, .col = 1};
-        tw_report(r->diag, TW_R_RTL_HEADER, &loc,
+        tw_report(r->ctx.diag, TW_R_RTL_HEADER, &loc,
                   "the header has an '%s' line but no '%s' line; absolute time is unknown",
                   r->have_open ? "opening log file" : "corresponding to",
                   r->have_open ? "corresponding to" : "opening log file");
@@ -500,7 +491,7 @@ static int rtl_next(void *state, tw_event *ev) {
             process_line(r, &l);
             continue;
         }
-        int rc = tw_input_getline(r->in, &l);
+        int rc = tw_input_getline(r->ctx.in, &l);
         if (rc < 0) return TW_ERR;
         if (rc == 0) {
             flush_split(r);
@@ -524,11 +515,8 @@ typedef struct rtl_writer {
 } rtl_writer;
 
 static int rtl_begin(const tw_write_ctx *ctx, void **state) {
-    rtl_writer *w = calloc(1, sizeof *w);
-    if (!w) {
-        tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
-        return TW_ERR;
-    }
+    rtl_writer *w = tw_state_alloc(ctx->diag, sizeof *w);
+    if (!w) return TW_ERR;
     w->ctx = *ctx;
     *state = w;
     return TW_OK;
@@ -570,18 +558,8 @@ static void write_header(rtl_writer *w, uint32_t pid) {
 
 /* Text without line breaks: CR and LF become spaces (tallied). */
 static void put_text(rtl_writer *w, const char *s, size_t n) {
-    size_t run = 0;
-    bool replaced = false;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == '\n' || s[i] == '\r') {
-            tw_out_write(w->ctx.out, s + run, i - run);
-            tw_out_putc(w->ctx.out, ' ');
-            run = i + 1;
-            replaced = true;
-        }
-    }
-    tw_out_write(w->ctx.out, s + run, n - run);
-    if (replaced) tw_loss_add(w->ctx.loss, "line breaks in names replaced by spaces", 1);
+    if (tw_out_oneline(w->ctx.out, s, n))
+        tw_loss_add(w->ctx.loss, "line breaks in names replaced by spaces", 1);
 }
 
 static void put_trailer(rtl_writer *w, bool newline) {
@@ -595,35 +573,18 @@ static int rtl_event(void *state, const tw_event *ev) {
     rtl_writer *w = state;
     tw_output *o = w->ctx.out;
     if (!w->header_done) write_header(w, ev->pid);
-    switch (ev->kind) {
-    case TW_BEGIN:
-    case TW_END:
-    case TW_INSTANT:
-        break;
-    case TW_META:
-        if (tw_str_is(ev->name, TW_META_TRACE_END)) {
-            if (ev->ts < 0) {
-                tw_loss_add(w->ctx.loss, "events before time zero dropped", 1);
-                return TW_OK;
-            }
-            if (w->trailer_pending) put_trailer(w, true);
-            w->trailer_ms = tw_write_time(&w->ctx, ev->ts, TW_NS_PER_MS, "millisecond");
-            w->trailer_pending = true;
-        } else if (tw_str_is(ev->name, TW_META_THREAD_NAME) ||
-                   tw_str_is(ev->name, TW_META_PROCESS_NAME)) {
-            tw_loss_add(w->ctx.loss, "thread and process names dropped", 1);
-        } else {
-            tw_loss_add(w->ctx.loss, "metadata events dropped", 1);
+    if (ev->kind == TW_META && tw_str_is(ev->name, TW_META_TRACE_END)) {
+        if (ev->ts < 0) {
+            tw_loss_add(w->ctx.loss, "events before time zero dropped", 1);
+            return TW_OK;
         }
+        if (w->trailer_pending) put_trailer(w, true);
+        w->trailer_ms = tw_write_time(&w->ctx, ev->ts, TW_NS_PER_MS, "millisecond");
+        w->trailer_pending = true;
         return TW_OK;
-    case TW_SUSPEND:
-        tw_loss_add(w->ctx.loss, "suspend events dropped", 1);
-        return TW_OK;
-    case TW_RESUME:
-        tw_loss_add(w->ctx.loss, "resume events dropped", 1);
-        return TW_OK;
-    default:
-        tw_loss_add(w->ctx.loss, "counter events dropped", 1);
+    }
+    if (ev->kind != TW_BEGIN && ev->kind != TW_END && ev->kind != TW_INSTANT) {
+        tw_loss_drop(w->ctx.loss, ev);
         return TW_OK;
     }
     if (ev->ts < 0) {
