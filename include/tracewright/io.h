@@ -110,11 +110,16 @@ typedef struct tw_output {
     bool own_fd;
     uint64_t flushed;
     char *name;
+    char *tmp_path;  /* a regular file is written here, then renamed to name */
 } tw_output;
 
 /*
- * Open `path` for writing (created or truncated; "-" or NULL = standard
- * output).  Returns NULL with errno set on failure.
+ * Open `path` for writing ("-" or NULL = standard output).  A regular file
+ * (new or existing) is written to a temporary file in the same directory
+ * that tw_output_close() renames over `path` only when everything was
+ * written, keeping an existing file's permissions; until then `path` is
+ * untouched.  Other files (devices, pipes, symbolic links) are written
+ * directly.  Returns NULL with errno set on failure.
  */
 tw_output *tw_output_open(const char *path);
 /* Buffered writer over an existing descriptor (not closed at the end). */
@@ -126,8 +131,12 @@ const char *tw_output_name(const tw_output *out);
 
 /* Flush buffered bytes; returns 0 or the errno of the first failure. */
 int tw_output_flush(tw_output *out);
-/* Flush, close and free; returns 0 or the errno of the first failure. */
+/* Flush, close, put a temporary file in place, and free; returns 0 or the
+ * errno of the first failure (the temporary file is then removed). */
 int tw_output_close(tw_output *out);
+/* Give up: close and free, removing a temporary file, so that the path
+ * given to tw_output_open() keeps what it had. */
+void tw_output_abort(tw_output *out);
 
 void tw_out_write_slow(tw_output *out, const void *p, size_t n);
 

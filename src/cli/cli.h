@@ -82,8 +82,8 @@ void cli_error(const char *fmt, ...)
 #endif
     ;
 
-/* Refuse to read an interactive terminal: true (message printed) when one
- * of the inputs is "-" and standard input is a terminal. */
-bool cli_stdin_is_terminal(char *const *paths, int n);
+/* Check the use of standard input by the inputs ("-", or none at all):
+ * false (message printed) when it is named twice or is a terminal. */
+bool cli_stdin_ok(const char *cmd, char *const *paths, int n);
 
 #endif

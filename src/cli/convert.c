@@ -59,21 +59,6 @@ static const tw_format *format_arg(const char *name, bool writer) {
     return f;
 }
 
-/* True (message printed) when the output file is one of the inputs. */
-static bool output_is_input(const char *out, tw_source *src) {
-    struct stat st;
-    if (!out || strcmp(out, "-") == 0 || stat(out, &st) != 0) return false;
-    for (size_t i = 0; i < tw_source_input_count(src); i++) {
-        uint64_t dev, ino;
-        if (tw_input_file_id(tw_source_input(src, i), &dev, &ino) &&
-            dev == (uint64_t)st.st_dev && ino == (uint64_t)st.st_ino && S_ISREG(st.st_mode)) {
-            cli_error("output file '%s' is also an input", out);
-            return true;
-        }
-    }
-    return false;
-}
-
 int cmd_convert(int argc, char **argv) {
     cli_parser p;
     cli_parser_init(&p, "convert", argc, argv);
@@ -149,7 +134,7 @@ int cmd_convert(int argc, char **argv) {
         cli_usage_error("convert", "missing the output format (-t FORMAT)");
         goto out;
     }
-    if (cli_stdin_is_terminal(inputs, ninputs)) goto out;
+    if (!cli_stdin_ok("convert", inputs, ninputs)) goto out;
     static char *const stdin_only[] = {"-", NULL};
     char *const *paths = ninputs ? inputs : stdin_only;
     size_t npaths = ninputs ? (size_t)ninputs : 1;
@@ -160,7 +145,6 @@ int cmd_convert(int argc, char **argv) {
     tw_source *src = NULL;
     tw_output *out = NULL;
     tw_writer *w = NULL;
-    bool created = false;
     if (!strtab) {
         cli_error("out of memory");
         goto done;
@@ -169,11 +153,8 @@ int cmd_convert(int argc, char **argv) {
     if (tw_source_open((const char *const *)paths, npaths, &so, strtab, &diag.sink, &src) !=
         TW_OK)
         goto done;
-    if (output_is_input(output, src)) goto done;
-    if (output && strcmp(output, "-") != 0) {
-        struct stat st;
-        created = stat(output, &st) != 0;
-    }
+    /* a regular output file is replaced only at the end, so it may also be
+     * one of the inputs */
     out = tw_output_open(output);
     if (!out) {
         cli_error("cannot open '%s' for writing: %s", output, strerror(errno));
@@ -195,7 +176,9 @@ int cmd_convert(int argc, char **argv) {
     rc = diag.sink.count[TW_SEV_ERROR] ? EXIT_FINDINGS : EXIT_OK;
 done:
     tw_writer_free(w);
-    if (out) {
+    if (out && rc == EXIT_TROUBLE) {
+        tw_output_abort(out);  /* an existing output file keeps its contents */
+    } else if (out) {
         const char *oname = output && strcmp(output, "-") ? output : "standard output";
         int werr = tw_output_close(out);
         if (werr) {
@@ -203,7 +186,6 @@ done:
             rc = EXIT_TROUBLE;
         }
     }
-    if (rc == EXIT_TROUBLE && created && output) unlink(output);
     tw_source_close(src);
     tw_strtab_free(strtab);
     cli_diag_finish(&diag);

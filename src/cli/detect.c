@@ -50,7 +50,7 @@ int cmd_detect(int argc, char **argv) {
         free(files);
         return cli_usage_error("detect", "missing FILE operand");
     }
-    if (cli_stdin_is_terminal(files, nfiles)) {
+    if (!cli_stdin_ok("detect", files, nfiles)) {
         free(files);
         return EXIT_TROUBLE;
     }

@@ -269,10 +269,16 @@ void cli_error(const char *fmt, ...) {
     va_end(ap);
 }
 
-bool cli_stdin_is_terminal(char *const *paths, int n) {
-    bool uses_stdin = n == 0;
-    for (int i = 0; i < n; i++) uses_stdin |= strcmp(paths[i], "-") == 0;
-    if (!uses_stdin || !isatty(STDIN_FILENO)) return false;
-    cli_error("standard input is a terminal; give a FILE or redirect the input");
+bool cli_stdin_ok(const char *cmd, char *const *paths, int n) {
+    int uses = n == 0;
+    for (int i = 0; i < n; i++) uses += strcmp(paths[i], "-") == 0;
+    if (uses > 1) {
+        cli_usage_error(cmd, "standard input ('-') can be read only once");
+        return false;
+    }
+    if (uses && isatty(STDIN_FILENO)) {
+        cli_error("standard input is a terminal; give a FILE or redirect the input");
+        return false;
+    }
     return true;
 }

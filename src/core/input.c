@@ -136,9 +136,9 @@ int tw_input_open(const char *path, const tw_input_opts *opts,
         in->size = (int64_t)(st.st_size - here);
         if (in->size < 0) in->size = 0;
         if (in->size == 0) {
-            in->mode = MODE_MEM;
-            in->data = (const unsigned char *)"";
-            in->len = 0;
+            /* empty, or a file that only shows its contents when read
+             * (/proc, /sys): read it like a pipe */
+            in->size = -1;
         } else if (!(opts && opts->no_mmap) && (uint64_t)st.st_size <= SIZE_MAX) {
             long pg = sysconf(_SC_PAGESIZE);
             off_t aligned = here - (pg > 0 ? here % pg : 0);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tracewright/io.h"
@@ -34,18 +35,66 @@ static tw_output *new_output(int fd, const char *name, size_t cap) {
 
 tw_output *tw_output_open(const char *path) {
     if (!path || strcmp(path, "-") == 0) return tw_output_fd(STDOUT_FILENO, "<stdout>");
-    int fd;
-    do fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    while (fd < 0 && errno == EINTR);
-    if (fd < 0) return NULL;
-    tw_output *o = new_output(fd, path, OUT_BUF);
-    if (!o) {
+    struct stat st;
+    bool exists = lstat(path, &st) == 0;
+    if (exists && !S_ISREG(st.st_mode)) {  /* device, pipe, link: write in place */
+        int fd;
+        do fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        while (fd < 0 && errno == EINTR);
+        if (fd < 0) return NULL;
+        tw_output *o = new_output(fd, path, OUT_BUF);
+        if (!o) {
+            int e = errno;
+            close(fd);
+            errno = e;
+            return NULL;
+        }
+        o->own_fd = true;
+        return o;
+    }
+    /* a temporary file next to the target, renamed over it at the end */
+    size_t n = strlen(path);
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    char *tmp = malloc(n + 16);
+    if (!tmp) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    memcpy(tmp, path, dirlen);
+    snprintf(tmp + dirlen, n + 16 - dirlen, ".%s.XXXXXX", path + dirlen);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
         int e = errno;
-        close(fd);
+        free(tmp);
         errno = e;
         return NULL;
     }
+    mode_t mode;
+    if (exists) {
+        mode = st.st_mode & 07777;
+    } else {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    tw_output *o = new_output(fd, path, OUT_BUF);
+    if (!o || fchmod(fd, mode) != 0) {
+        int e = o ? errno : ENOMEM;
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        if (o) {
+            free(o->buf);
+            free(o->name);
+            free(o);
+        }
+        errno = e;
+        return NULL;
+    }
+    fcntl(fd, F_SETFD, FD_CLOEXEC);
     o->own_fd = true;
+    o->tmp_path = tmp;
     return o;
 }
 
@@ -121,16 +170,30 @@ int tw_output_flush(tw_output *o) {
     return o->err;
 }
 
+static void free_output(tw_output *o) {
+    free(o->buf);
+    free(o->name);
+    free(o->tmp_path);
+    free(o);
+}
+
 int tw_output_close(tw_output *o) {
     if (!o) return 0;
     int err = tw_output_flush(o);
-    if (o->own_fd) {
-        if (close(o->fd) != 0 && !err) err = errno;
+    if (o->own_fd && close(o->fd) != 0 && !err) err = errno;
+    if (o->tmp_path) {
+        if (!err && rename(o->tmp_path, o->name) != 0) err = errno;
+        if (err) unlink(o->tmp_path);
     }
-    free(o->buf);
-    free(o->name);
-    free(o);
+    free_output(o);
     return err;
+}
+
+void tw_output_abort(tw_output *o) {
+    if (!o) return;
+    if (o->own_fd) close(o->fd);
+    if (o->tmp_path) unlink(o->tmp_path);
+    free_output(o);
 }
 
 void tw_out_str(tw_output *o, const char *s) { tw_out_write(o, s, strlen(s)); }

@@ -120,6 +120,16 @@ static int pull(tw_source *s, size_t i) {
 
 /* ---- open / close -------------------------------------------------------- */
 
+/* The origins of the inputs are too far apart for 64-bit nanoseconds. */
+static void no_common_clock(tw_source *s, size_t i) {
+    for (size_t k = 0; k < s->n; k++) s->v[k].shift = 0;
+    s->info.has_origin = false;
+    tw_report(s->diag, TW_R_NO_COMMON_CLOCK, NULL,
+              "'%s': the wall-clock origin is too far from the others' for 64-bit "
+              "nanoseconds, so the inputs are merged on their own clocks",
+              tw_input_name(s->v[i].in));
+}
+
 static void merge_info(tw_source *s) {
     tw_trace_info *mi = &s->info;
     const tw_trace_info *first = tw_reader_info(s->v[0].rd);
@@ -156,22 +166,25 @@ static void merge_info(tw_source *s) {
     for (size_t i = 0; i < s->n; i++) {
         const tw_trace_info *ti = tw_reader_info(s->v[i].rd);
         int64_t zero;
-        if (!tw_sub_i64(ti->origin_ns, ti->origin_ts, &zero)) zero = INT64_MIN;
+        if (!tw_sub_i64(ti->origin_ns, ti->origin_ts, &zero)) {
+            no_common_clock(s, i);
+            return;
+        }
         if (i == 0 || zero < base) {
             ref = i;
             base = zero;
         }
     }
+    for (size_t i = 0; i < s->n; i++) {
+        const tw_trace_info *ti = tw_reader_info(s->v[i].rd);
+        if (!tw_sub_i64(ti->origin_ns - ti->origin_ts, base, &s->v[i].shift)) {
+            no_common_clock(s, i);
+            return;
+        }
+    }
     const tw_trace_info *r = tw_reader_info(s->v[ref].rd);
     mi->origin_ns = r->origin_ns;
     mi->origin_ts = r->origin_ts;
-    for (size_t i = 0; i < s->n; i++) {
-        const tw_trace_info *ti = tw_reader_info(s->v[i].rd);
-        int64_t zero;
-        if (i == ref || !tw_sub_i64(ti->origin_ns, ti->origin_ts, &zero) ||
-            !tw_sub_i64(zero, base, &s->v[i].shift))
-            s->v[i].shift = 0;
-    }
 }
 
 /* Warn when two inputs put their events under the same process id. */

@@ -137,6 +137,14 @@ const tw_str *tw_intern_hashed(tw_strtab *t, const void *bytes, size_t len,
     }
     if (len > UINT32_MAX) return NULL;
     if (t->limit && t->count >= t->limit) return NULL;
+    /* the table must keep free slots for lookups to end: grow now, and
+     * refuse the string if that is impossible */
+    if ((t->count + 1) * 4 > t->nslots * 3) {
+        if (grow_slots(t) != 0) return NULL;
+        mask = t->nslots - 1;
+        for (i = (size_t)hash & mask; t->slots[i]; i = (i + 1) & mask) {
+        }
+    }
     if (t->count >= UINT32_MAX) return NULL;
     if (t->count == t->byid_cap) {
         size_t nc = t->byid_cap ? t->byid_cap * 2 : 256;
@@ -155,9 +163,7 @@ const tw_str *tw_intern_hashed(tw_strtab *t, const void *bytes, size_t len,
     s->s[len] = '\0';
     t->slots[i] = s;
     t->byid[t->count++] = s;
-    if (t->count * 2 > t->nslots && grow_slots(t) != 0) {
-        /* the table still works, only fuller than we like */
-    }
+    if (t->count * 2 > t->nslots) grow_slots(t); /* on failure: fuller, still correct */
     return s;
 }
 

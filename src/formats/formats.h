@@ -30,7 +30,10 @@ static inline tw_loc tw_text_loc(const char *file, const tw_line *l, size_t col0
 static inline int64_t tw_write_time(const tw_write_ctx *ctx, int64_t ts, int64_t unit_ns,
                                     const char *unit_name) {
     bool inexact;
-    int64_t v = tw_round_div(ts, unit_ns, &inexact);
+    int64_t v = tw_round_div(ts, unit_ns, &inexact), back;
+    /* at the ends of the range, round towards zero so that v * unit_ns (what
+     * the reader computes) still fits */
+    if (!tw_mul_i64(v, unit_ns, &back)) v += v > 0 ? -1 : 1;
     if (inexact) tw_loss_round(ctx->loss, unit_name);
     return v;
 }

@@ -12,6 +12,7 @@
  * bad byte as U+FFFD and followed by "<key>_base64" holding the exact bytes;
  * the reader prefers the _base64 form.  See docs/formats/jsonl.md.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +68,10 @@ typedef struct jparser {
     const char *err;
     size_t err_col;
     size_t key_col;  /* 0-based column of the last member's key */
-    bool bad_utf8;
+    bool bad_utf8;   /* raw bytes that are not UTF-8 (kept as they are) */
+    size_t bad_utf8_col;
+    bool surrogate;  /* a lone \uD800-\uDFFF escape (replaced by U+FFFD) */
+    size_t surrogate_col;
 } jparser;
 
 static bool jfail(jparser *j, const char *at, const char *msg) {
@@ -119,6 +123,7 @@ static bool jstring(jparser *j, const char **out, size_t *outn) {
             if (c >= 0x80) {
                 size_t k = tw_utf8_seq((const unsigned char *)j->p, (size_t)(j->end - j->p));
                 if (!k) {
+                    if (!j->bad_utf8) j->bad_utf8_col = (size_t)(j->p - j->s);
                     j->bad_utf8 = true;
                     k = 1;
                 }
@@ -156,7 +161,8 @@ static bool jstring(jparser *j, const char **out, size_t *outn) {
                 else j->p = save;
             }
             if (cp >= 0xD800 && cp <= 0xDFFF) {  /* lone surrogate */
-                j->bad_utf8 = true;
+                if (!j->surrogate) j->surrogate_col = (size_t)(esc - j->s);
+                j->surrogate = true;
                 cp = 0xFFFD;
             }
             dn += tw_utf8_put(cp, d + dn);
@@ -197,6 +203,9 @@ static bool jnumber(jparser *j, jval *v) {
     return true;
 }
 
+/* Does an integer value fit in int64? */
+static bool jfits_i64(const jval *v) { return v->neg || v->u <= (uint64_t)INT64_MAX; }
+
 /* A value.  Objects, arrays and booleans are not consumed: the caller
  * parses or skips them from v->col. */
 static bool jvalue(jparser *j, jval *v) {
@@ -235,7 +244,7 @@ static bool jskip(jparser *j, int depth) {
         return jstring(j, &str, &n);
     }
     if (c == '-' || (c >= '0' && c <= '9')) {
-        while (j->p < j->end && strchr("+-0123456789.eE", *j->p)) j->p++;
+        while (j->p < j->end && *j->p && strchr("+-0123456789.eE", *j->p)) j->p++;
         return true;
     }
     static const char *const lits[] = {"true", "false", "null"};
@@ -326,12 +335,12 @@ typedef struct jsonl_reader {
 enum field {
     F_TS, F_KIND, F_PID, F_TID, F_NAME, F_CAT, F_MSG, F_VALUE, F_ARGS,
     F_NAME64, F_CAT64, F_MSG64,
-    F_FORMAT, F_RES, F_ORIGIN_NS, F_ORIGIN_TS, F_COUNT
+    F_FORMAT, F_FORMAT64, F_RES, F_ORIGIN_NS, F_ORIGIN_TS, F_COUNT
 };
 static const char *const field_names[F_COUNT] = {
     "ts", "kind", "pid", "tid", "name", "cat", "msg", "value", "args",
     "name_base64", "cat_base64", "msg_base64",
-    "format", "resolution_ns", "origin_ns", "origin_ts"};
+    "format", "format_base64", "resolution_ns", "origin_ns", "origin_ts"};
 
 static int field_of(const char *k, size_t n) {
     for (int i = 0; i < F_COUNT; i++)
@@ -351,7 +360,7 @@ static void line_error(jsonl_reader *r, const tw_line *l, size_t col, const char
 static void unknown_key(jsonl_reader *r, const tw_line *l, const char *k, size_t n, size_t col) {
     const tw_str *s = tw_intern(r->ctx.strtab, k, n);
     if (!s || tw_u64map_get(&r->warned_keys, s->id)) return;
-    tw_u64map_put(&r->warned_keys, s->id, (void *)1);
+    (void)tw_u64map_put(&r->warned_keys, s->id, (void *)1); /* on failure: warned again */
     tw_loc loc = tw_text_loc(r->file, l, col);
     tw_report(r->ctx.diag, TW_R_UNKNOWN_FIELD, &loc, "unknown field '%.*s' ignored (reported once)",
               (int)(n > 100 ? 100 : n), k);
@@ -401,6 +410,8 @@ static bool parse_args(jsonl_reader *r, jparser *j, const tw_line *l, size_t *na
     while ((rc = jmember(j, &first, &k, &kn, &v)) == 1) {
         if (v.t == J_OBJ || v.t == J_OTHER)
             return jfail(j, j->s + v.col, "args values must be integers or strings");
+        if (v.t == J_INT && !jfits_i64(&v)) return jfail(j, j->s + v.col, "integer out of range");
+        if (!tw_utf8_valid(k, kn)) return jfail(j, j->s + j->key_col, "args keys must be UTF-8");
         if (v.t == J_NULL) continue;
         bool b64 = kn > 7 && memcmp(k + kn - 7, "_base64", 7) == 0;
         if (b64) {
@@ -431,7 +442,8 @@ static bool parse_args(jsonl_reader *r, jparser *j, const tw_line *l, size_t *na
     return rc == 0;
 }
 
-/* Parse one line.  Returns 1 = event, 2 = trace line, 0 = skipped. */
+/* Parse one line.  Returns 1 = event, 2 = trace line, 0 = skipped,
+ * -1 = cannot go on (reported). */
 static int parse_line(jsonl_reader *r, const tw_line *l, tw_event *ev, bool allow_trace) {
     const char *s = l->s;
     size_t n = l->len;
@@ -441,7 +453,7 @@ static int parse_line(jsonl_reader *r, const tw_line *l, tw_event *ev, bool allo
     tw_buf_clear(&r->scratch);
     if (!tw_buf_reserve(&r->scratch, n + 16)) {
         tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
-        return 0;
+        return -1;
     }
     jparser j = {.s = s, .p = s + i, .end = s + n, .scratch = r->scratch.p};
     jval vals[F_COUNT];
@@ -478,12 +490,13 @@ static int parse_line(jsonl_reader *r, const tw_line *l, tw_event *ev, bool allo
             break;
         }
         bool want_str = f == F_KIND || f == F_NAME || f == F_CAT || f == F_MSG ||
-                        f == F_NAME64 || f == F_CAT64 || f == F_MSG64 || f == F_FORMAT;
+                        f == F_NAME64 || f == F_CAT64 || f == F_MSG64 || f == F_FORMAT ||
+                        f == F_FORMAT64;
         if (want_str != (v.t == J_STR)) {
             jfail(&j, s + v.col, want_str ? "expected a string" : "expected an integer");
             break;
         }
-        if ((f == F_NAME64 || f == F_CAT64 || f == F_MSG64) && !unbase64(&v)) {
+        if ((f == F_NAME64 || f == F_CAT64 || f == F_MSG64 || f == F_FORMAT64) && !unbase64(&v)) {
             jfail(&j, s + v.col, "invalid base64 value");
             break;
         }
@@ -498,8 +511,13 @@ static int parse_line(jsonl_reader *r, const tw_line *l, tw_event *ev, bool allo
         line_error(r, l, j.err_col, j.err);
         return 0;
     }
+    if (j.surrogate) {
+        tw_loc loc = tw_text_loc(r->file, l, j.surrogate_col);
+        tw_report(r->ctx.diag, TW_R_INVALID_UTF8, &loc,
+                  "lone UTF-16 surrogate in a \\u escape; replaced by U+FFFD");
+    }
     if (j.bad_utf8) {
-        tw_loc loc = tw_text_loc(r->file, l, 0);
+        tw_loc loc = tw_text_loc(r->file, l, j.bad_utf8_col);
         tw_report(r->ctx.diag, TW_R_INVALID_UTF8, &loc,
                   "string is not valid UTF-8; bytes kept as they are");
     }
@@ -517,6 +535,15 @@ static int parse_line(jsonl_reader *r, const tw_line *l, tw_event *ev, bool allo
             return 0;
         }
         /* check everything first: a bad trace line changes nothing */
+        static const int ints[] = {F_RES, F_ORIGIN_NS, F_ORIGIN_TS};
+        for (size_t q = 0; q < sizeof ints / sizeof ints[0]; q++) {
+            if (have[ints[q]] && !jfits_i64(&vals[ints[q]])) {
+                char msg[64];
+                snprintf(msg, sizeof msg, "\"%s\" out of range", field_names[ints[q]]);
+                line_error(r, l, vals[ints[q]].col, msg);
+                return 2;
+            }
+        }
         if (have[F_RES] && vals[F_RES].i < 1) {
             line_error(r, l, vals[F_RES].col, "\"resolution_ns\" must be positive");
             return 2;
@@ -530,7 +557,8 @@ static int parse_line(jsonl_reader *r, const tw_line *l, tw_event *ev, bool allo
             return 2;
         }
         const tw_str *fs = NULL;
-        if (have[F_FORMAT] && !(fs = tw_intern(r->ctx.strtab, vals[F_FORMAT].s, vals[F_FORMAT].n))) {
+        const jval *fv = have[F_FORMAT64] ? &vals[F_FORMAT64] : have[F_FORMAT] ? &vals[F_FORMAT] : NULL;
+        if (fv && !(fs = tw_intern(r->ctx.strtab, fv->s, fv->n))) {
             tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
             return 2;
         }
@@ -629,7 +657,9 @@ static int jsonl_open(const tw_read_ctx *ctx, void **state) {
         size_t i = 0;
         while (i < l.len && (l.s[i] == ' ' || l.s[i] == '\t')) i++;
         if (i == l.len) continue;
-        r->have_first = parse_line(r, &l, &r->first, true) == 1;
+        int prc = parse_line(r, &l, &r->first, true);
+        if (prc < 0) rc = -1;
+        r->have_first = prc == 1;
         break;
     }
     if (rc < 0) {
@@ -653,7 +683,9 @@ static int jsonl_next(void *state, tw_event *ev) {
         int rc = tw_input_getline(r->ctx.in, &l);
         if (rc < 0) return TW_ERR;
         if (rc == 0) return TW_EOF;
-        if (parse_line(r, &l, ev, false) == 1) return TW_OK;
+        int prc = parse_line(r, &l, ev, false);
+        if (prc == 1) return TW_OK;
+        if (prc < 0) return TW_ERR;
     }
 }
 
@@ -672,15 +704,24 @@ typedef struct jsonl_writer {
     tw_write_ctx ctx;
 } jsonl_writer;
 
-/* "key":"text" and, when the text is not UTF-8, "key_base64":"..." */
-static void put_str_field(tw_output *o, const char *key, const char *s, size_t n) {
-    tw_out_putc(o, '"');
-    tw_out_str(o, key);
-    tw_out_str(o, "\":");
+/* "key":"text" and, when the text is not UTF-8, "key_base64":"...".  Keys
+ * are escaped too: args keys come from the input. */
+static void put_str_field(tw_output *o, const char *key, size_t kn, const char *s, size_t n) {
+    tw_out_json_str(o, key, kn);
+    tw_out_putc(o, ':');
     if (!tw_out_json_str(o, s, n)) {
-        tw_out_str(o, ",\"");
-        tw_out_str(o, key);
-        tw_out_str(o, "_base64\":\"");
+        char small[64];
+        char *k64 = kn + 8 <= sizeof small ? small : malloc(kn + 8);
+        tw_out_putc(o, ',');
+        if (k64) {
+            memcpy(k64, key, kn);
+            memcpy(k64 + kn, "_base64", 8);
+            tw_out_json_str(o, k64, kn + 7);
+            if (k64 != small) free(k64);
+        } else {
+            o->err = o->err ? o->err : ENOMEM;
+        }
+        tw_out_str(o, ":\"");
         tw_out_base64(o, s, n);
         tw_out_putc(o, '"');
     }
@@ -693,7 +734,7 @@ static int jsonl_begin(const tw_write_ctx *ctx, void **state) {
     const tw_trace_info *ti = ctx->info;
     tw_output *o = ctx->out;
     tw_out_str(o, "{\"kind\":\"trace\",");
-    put_str_field(o, "format", ti->format ? ti->format : "", ti->format ? strlen(ti->format) : 0);
+    put_str_field(o, "format", 6, ti->format ? ti->format : "", ti->format ? strlen(ti->format) : 0);
     tw_out_str(o, ",\"resolution_ns\":");
     tw_out_i64(o, ti->resolution_ns);
     if (ti->has_origin) {
@@ -723,14 +764,14 @@ static int jsonl_event(void *state, const tw_event *ev) {
     tw_out_str(o, ",\"tid\":");
     tw_out_u64(o, ev->tid);
     tw_out_putc(o, ',');
-    put_str_field(o, "name", ev->name->s, ev->name->len);
+    put_str_field(o, "name", 4, ev->name->s, ev->name->len);
     if (ev->cat) {
         tw_out_putc(o, ',');
-        put_str_field(o, "cat", ev->cat->s, ev->cat->len);
+        put_str_field(o, "cat", 3, ev->cat->s, ev->cat->len);
     }
     if (ev->msg) {
         tw_out_putc(o, ',');
-        put_str_field(o, "msg", ev->msg, ev->msg_len);
+        put_str_field(o, "msg", 3, ev->msg, ev->msg_len);
     }
     if (ev->has_value) {
         tw_out_str(o, ",\"value\":");
@@ -746,7 +787,7 @@ static int jsonl_event(void *state, const tw_event *ev) {
                 tw_out_putc(o, ':');
                 tw_out_i64(o, a->i);
             } else {
-                put_str_field(o, a->key->s, a->s, a->slen);
+                put_str_field(o, a->key->s, a->key->len, a->s, a->slen);
             }
         }
         tw_out_putc(o, '}');

@@ -72,7 +72,9 @@ typedef struct lms_reader {
     const char *file;
     int64_t cum_us;
     tw_u64map labels;     /* id -> const tw_str* */
-    tw_u64map label_ids;  /* tw_str id -> lms id + 1 */
+    uint64_t *label_id;   /* by tw_str id: the lms id a label was mapped to */
+    unsigned char *label_mapped;
+    size_t label_cap;
     tw_u64map reported;   /* ids reported as unmapped */
     uint64_t next_id;     /* the id the next new mapping should have */
     bool legacy_noted;
@@ -91,7 +93,8 @@ static int lms_open(const tw_read_ctx *ctx, void **state) {
 static void lms_close(void *state) {
     lms_reader *r = state;
     tw_u64map_free(&r->labels);
-    tw_u64map_free(&r->label_ids);
+    free(r->label_id);
+    free(r->label_mapped);
     tw_u64map_free(&r->reported);
     free(r);
 }
@@ -130,16 +133,26 @@ static bool map_label(lms_reader *r, const tw_line *l, uint64_t id, const char *
                       (unsigned long long)r->next_id, (unsigned long long)id);
         r->next_id = id + 1;
     }
-    uintptr_t prev = (uintptr_t)tw_u64map_get(&r->label_ids, s->id);
-    if (prev && prev - 1 != id) {
+    if (s->id >= r->label_cap) {
+        size_t nc = r->label_cap ? r->label_cap : 64;
+        while (nc <= s->id) nc *= 2;
+        uint64_t *ids = realloc(r->label_id, nc * sizeof *ids);
+        if (ids) r->label_id = ids;
+        unsigned char *mapped = ids ? realloc(r->label_mapped, nc) : NULL;
+        if (!mapped) return oom(r, &loc);
+        memset(mapped + r->label_cap, 0, nc - r->label_cap);
+        r->label_mapped = mapped;
+        r->label_cap = nc;
+    }
+    if (r->label_mapped[s->id] && r->label_id[s->id] != id) {
         tw_loc lloc = tw_text_loc(r->file, l, (size_t)(label - l->s));
         tw_report(r->ctx.diag, TW_R_LMS_DUP_LABEL, &lloc,
                   "label '%.*s' is already mapped to id %llu", (int)(n > 200 ? 200 : n), label,
-                  (unsigned long long)(prev - 1));
+                  (unsigned long long)r->label_id[s->id]);
     }
-    if (!tw_u64map_put(&r->labels, id, (void *)s) ||
-        !tw_u64map_put(&r->label_ids, s->id, (void *)(uintptr_t)(id + 1)))
-        return oom(r, &loc);
+    r->label_mapped[s->id] = 1;
+    r->label_id[s->id] = id;
+    if (!tw_u64map_put(&r->labels, id, (void *)s)) return oom(r, &loc);
     return true;
 }
 
@@ -291,7 +304,7 @@ static int lms_event(void *state, const tw_event *ev) {
         if (!tw_u64map_get(&w->threads, key)) {
             /* counts every thread: the first one too when a second appears */
             tw_loss_add(w->ctx.loss, "threads merged into one", w->threads.n ? 1 : 2);
-            tw_u64map_put(&w->threads, key, (void *)1);
+            (void)tw_u64map_put(&w->threads, key, (void *)1); /* on failure: counted again */
         }
     }
     if (ev->cat) tw_loss_add(w->ctx.loss, "categories dropped", 1);

@@ -91,6 +91,7 @@ typedef struct rtl_reader {
     uint32_t pid;
     /* header */
     bool have_open, have_corr, have_pid_line;
+    uint64_t header_line;  /* of the 'opening' or 'corresponding' line */
     int64_t open_ns;
     uint64_t corr_ms;
     bool seen_record;
@@ -104,9 +105,10 @@ typedef struct rtl_reader {
     bool split;
     tw_event split_ev;
     uint64_t split_line;
-    /* events produced by the current line */
-    tw_event q[3];
-    size_t qhead, qn;
+    /* events produced by the current line: one per record in it, plus an
+     * interrupted message flushed by each record nested inside another */
+    tw_event *q;
+    size_t qhead, qn, qcap;
     const tw_str *empty, *meta_end;
 } rtl_reader;
 
@@ -136,7 +138,18 @@ static const tw_str *intern(rtl_reader *r, const char *s, size_t n, const tw_loc
     return str;
 }
 
+/* A new event at the end of the queue; NULL (reported) when out of memory. */
 static tw_event *push(rtl_reader *r) {
+    if (r->qn == r->qcap) {
+        size_t nc = r->qcap ? r->qcap * 2 : 4;
+        tw_event *q = realloc(r->q, nc * sizeof *q);
+        if (!q) {
+            tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory; event dropped");
+            return NULL;
+        }
+        r->q = q;
+        r->qcap = nc;
+    }
     tw_event *e = &r->q[r->qn++];
     memset(e, 0, sizeof *e);
     e->pid = r->pid;
@@ -174,14 +187,16 @@ static void trim(const char **s, size_t *n) {
 static void flush_split(rtl_reader *r) {
     if (!r->split) return;
     r->split = false;
-    *push(r) = r->split_ev;
+    tw_event *e = push(r);
+    if (e) *e = r->split_ev;
 }
 
-static bool parse_record(rtl_reader *r, const tw_line *l, size_t at, bool nested);
-
 /* The `|` part: rest = "NAME : MESSAGE".  Returns false when nothing was
- * produced because of an error (already reported). */
-static bool message(rtl_reader *r, const tw_line *l, size_t at, int64_t ts, uint64_t tid) {
+ * produced because of an error (already reported).  When another thread's
+ * record starts inside the message, this message is set aside to wait for
+ * its text and *nested gets the column where that record starts. */
+static bool message(rtl_reader *r, const tw_line *l, size_t at, int64_t ts, uint64_t tid,
+                    size_t *nested) {
     const char *rest = l->s + at;
     size_t n = l->len - at;
     const char *name = rest, *msg = rest + n;
@@ -222,9 +237,11 @@ static bool message(rtl_reader *r, const tw_line *l, size_t at, int64_t ts, uint
         e->loc = loc;
         r->split = true;
         r->split_line = l->no;
-        return parse_record(r, l, msg_col, true);
+        *nested = msg_col;
+        return true;
     }
     tw_event *e = push(r);
+    if (!e) return false;
     e->ts = ts;
     e->tid = tid;
     e->cat = cat;
@@ -246,53 +263,65 @@ static bool message(rtl_reader *r, const tw_line *l, size_t at, int64_t ts, uint
     return true;
 }
 
-/* A record starting at byte `at` of the line. */
+/* A record starting at byte `at` of the line, and any records of other
+ * threads written into its message (handled in a loop, not by recursion). */
 static bool parse_record(rtl_reader *r, const tw_line *l, size_t at, bool nested) {
-    const char *s = l->s + at;
-    size_t n = l->len - at;
-    tw_loc loc = tw_text_loc(r->file, l, at);
-    uint64_t ms, tid;
-    bool ovf, tovf;
-    size_t k = tw_scan_u64(s, n, &ms, &ovf);
-    size_t t = k < n && s[k] == ' ' ? tw_scan_u64(s + k + 1, n - k - 1, &tid, &tovf) : 0;
-    size_t kc = k + 1 + t + 1; /* index of the kind character */
-    if (k == 0 || t == 0 || kc >= n || s[kc - 1] != ' ' ||
-        (s[kc] != '{' && s[kc] != '}' && s[kc] != '|') || tovf) {
-        if (nested) return false;
-        if (r->split) {  /* the text of an interrupted message */
-            tw_report(r->ctx.diag, TW_R_RTL_INTERLEAVED, &loc,
-                      "line taken as the text of the message interrupted on line %llu",
-                      (unsigned long long)r->split_line);
-            r->split_ev.name = intern(r, s, n, &loc);
-            if (!r->split_ev.name) r->split_ev.name = r->empty;
-            flush_split(r);
-            return true;
+    for (;;) {
+        const char *s = l->s + at;
+        size_t n = l->len - at;
+        tw_loc loc = tw_text_loc(r->file, l, at);
+        uint64_t ms, tid;
+        bool ovf, tovf;
+        size_t k = tw_scan_u64(s, n, &ms, &ovf);
+        size_t t = k < n && s[k] == ' ' ? tw_scan_u64(s + k + 1, n - k - 1, &tid, &tovf) : 0;
+        size_t kc = k + 1 + t + 1; /* index of the kind character */
+        if (k == 0 || t == 0 || kc >= n || s[kc - 1] != ' ' ||
+            (s[kc] != '{' && s[kc] != '}' && s[kc] != '|') || tovf) {
+            if (nested) return false;
+            if (r->split) {  /* the text of an interrupted message */
+                tw_report(r->ctx.diag, TW_R_RTL_INTERLEAVED, &loc,
+                          "line taken as the text of the message interrupted on line %llu",
+                          (unsigned long long)r->split_line);
+                r->split_ev.name = intern(r, s, n, &loc);
+                if (!r->split_ev.name) r->split_ev.name = r->empty;
+                flush_split(r);
+                return true;
+            }
+            if (!l->eol)  /* the writer was killed in the middle of this line */
+                tw_report(r->ctx.diag, TW_R_TRUNCATED_FILE, &loc,
+                          "the last line is incomplete (no RTL record); skipped");
+            else
+                tw_report(r->ctx.diag, TW_R_BAD_RECORD, &loc,
+                          "line matches no RTL record (expected 'TIME THREAD {|}|| TEXT'); "
+                          "skipped");
+            return false;
         }
-        if (!l->eol)  /* the writer was killed in the middle of this line */
-            tw_report(r->ctx.diag, TW_R_TRUNCATED_FILE, &loc,
-                      "the last line is incomplete (no RTL record); skipped");
-        else
-            tw_report(r->ctx.diag, TW_R_BAD_RECORD, &loc,
-                      "line matches no RTL record (expected 'TIME THREAD {|}|| TEXT'); skipped");
-        return false;
+        int64_t ts;
+        if (!convert_ms(r, ms, ovf, &loc, &ts)) return false;
+        r->seen_record = true;
+        size_t rest = kc + 1;
+        if (rest < n && s[rest] == ' ') rest++;
+        if (s[kc] == '|') {
+            size_t inner = 0;
+            bool ok = message(r, l, at + rest, ts, tid, &inner);
+            if (!inner) return ok;
+            at = inner;
+            nested = true;
+            continue;
+        }
+        tw_event *e = push(r);
+        if (!e) return false;
+        e->kind = s[kc] == '{' ? TW_BEGIN : TW_END;
+        e->ts = ts;
+        e->tid = tid;
+        e->loc = loc;
+        e->name = intern(r, s + rest, n - rest, &loc);
+        if (!e->name) {
+            r->qn--;
+            return false;
+        }
+        return true;
     }
-    int64_t ts;
-    if (!convert_ms(r, ms, ovf, &loc, &ts)) return false;
-    r->seen_record = true;
-    size_t rest = kc + 1;
-    if (rest < n && s[rest] == ' ') rest++;
-    if (s[kc] == '|') return message(r, l, at + rest, ts, tid);
-    tw_event *e = push(r);
-    e->kind = s[kc] == '{' ? TW_BEGIN : TW_END;
-    e->ts = ts;
-    e->tid = tid;
-    e->loc = loc;
-    e->name = intern(r, s + rest, n - rest, &loc);
-    if (!e->name) {
-        r->qn--;
-        return false;
-    }
-    return true;
 }
 
 static const char *reopened_text(const rtl_reader *r) {
@@ -335,6 +364,7 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
         }
         r->have_open = true;
         r->open_ns = ns;
+        r->header_line = l->no;
         return true;
     }
     if (starts_with(s, n, CORRESPONDING, LIT_LEN(CORRESPONDING))) {
@@ -353,6 +383,7 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
         if (at_start) {
             r->have_corr = true;
             r->corr_ms = ms;
+            r->header_line = l->no;
         }
         return true;
     }
@@ -399,8 +430,8 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
         }
         int64_t ts;
         tw_loc tloc = tw_text_loc(r->file, l, p);
-        if (convert_ms(r, ms, ovf, &tloc, &ts)) {
-            tw_event *e = push(r);
+        tw_event *e;
+        if (convert_ms(r, ms, ovf, &tloc, &ts) && (e = push(r))) {
             e->kind = TW_META;
             e->ts = ts;
             e->name = r->meta_end;
@@ -432,6 +463,7 @@ static int rtl_open(const tw_read_ctx *ctx, void **state) {
     r->meta_end = tw_intern_cstr(r->ctx.strtab, TW_META_TRACE_END);
     if (!r->empty || !r->meta_end) {
         tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        free(r->q);
         free(r);
         return TW_ERR;
     }
@@ -464,7 +496,7 @@ static int rtl_open(const tw_read_ctx *ctx, void **state) {
         ctx->info->origin_ns = r->open_ns;
         ctx->info->origin_ts = (int64_t)r->corr_ms * TW_NS_PER_MS;
     } else if (r->have_open != r->have_corr) {
-        tw_loc loc = {.file = r->file, .kind = TW_LOC_TEXT, .line = 1, .col = 1};
+        tw_loc loc = {.file = r->file, .kind = TW_LOC_TEXT, .line = r->header_line, .col = 1};
         tw_report(r->ctx.diag, TW_R_RTL_HEADER, &loc,
                   "the header has an '%s' line but no '%s' line; absolute time is unknown",
                   r->have_open ? "opening log file" : "corresponding to",
@@ -502,7 +534,11 @@ static int rtl_next(void *state, tw_event *ev) {
     }
 }
 
-static void rtl_close(void *state) { free(state); }
+static void rtl_close(void *state) {
+    rtl_reader *r = state;
+    free(r->q);
+    free(r);
+}
 
 /* ---- writer -------------------------------------------------------------- */
 
@@ -531,12 +567,17 @@ static void write_header(rtl_writer *w, uint32_t pid) {
         /* the timer value C of line 2 and the wall clock F at that moment */
         int64_t c_ms = tw_round_div(ti->origin_ts, TW_NS_PER_MS, NULL);
         if (c_ms < 0) c_ms = 0;
-        int64_t f_ns;
-        bool ok = tw_add_i64(ti->origin_ns, c_ms * TW_NS_PER_MS - ti->origin_ts, &f_ns) &&
-                  f_ns >= 0;
-        if (ok) {
-            bool inexact;
-            int64_t f_us = tw_round_div(f_ns, TW_NS_PER_US, &inexact);
+        if (c_ms > (int64_t)MAX_MS) c_ms = (int64_t)MAX_MS;
+        int64_t c_ns, delta, f_ns = 0, f_us = -1, check;
+        bool inexact = false;
+        bool in_range = tw_mul_i64(c_ms, TW_NS_PER_MS, &c_ns) &&
+                        tw_sub_i64(c_ns, ti->origin_ts, &delta) &&
+                        tw_add_i64(ti->origin_ns, delta, &f_ns);
+        if (in_range && f_ns >= 0) {
+            f_us = tw_round_div(f_ns, TW_NS_PER_US, &inexact);
+            if (!tw_mul_i64(f_us, TW_NS_PER_US, &check)) f_us--; /* stay readable */
+        }
+        if (f_us >= 0) {
             if (inexact) tw_loss_add(w->ctx.loss, "wall-clock origin rounded to microseconds", 1);
             tw_out_str(o, "opening log file ");
             tw_out_u64(o, (uint64_t)(f_us / 1000000));
@@ -548,12 +589,22 @@ static void write_header(rtl_writer *w, uint32_t pid) {
             tw_out_str(o, CORRESPONDING_TAIL);
             tw_out_putc(o, '\n');
         } else {
-            tw_loss_add(w->ctx.loss, "wall-clock origin before 1970 dropped", 1);
+            tw_loss_add(w->ctx.loss,
+                        in_range ? "wall-clock origin before 1970 dropped"
+                                 : "wall-clock origin out of range dropped",
+                        1);
         }
     }
     tw_out_str(o, PROCESS);
     tw_out_u64(o, w->pid);
     tw_out_putc(o, '\n');
+}
+
+/* Does the text contain the ' : ' that separates NAME from MESSAGE? */
+static bool memmem_sep(const char *s, size_t n) {
+    for (size_t i = 0; i + 3 <= n; i++)
+        if (s[i] == ' ' && s[i + 1] == ':' && s[i + 2] == ' ') return true;
+    return false;
 }
 
 /* Text without line breaks: CR and LF become spaces (tallied). */
@@ -608,12 +659,16 @@ static int rtl_event(void *state, const tw_event *ev) {
         if (ev->cat && ev->cat->len) {
             put_text(w, ev->cat->s, ev->cat->len);
             tw_out_str(o, " :");
+            if (memmem_sep(ev->cat->s, ev->cat->len))
+                tw_loss_add(w->ctx.loss, "categories containing ' : ' (read back split there)", 1);
         }
         tw_out_putc(o, ' ');
         if (ev->kind == TW_BEGIN) tw_out_str(o, "{ ");
         else if (ev->kind == TW_END) tw_out_str(o, "} ");
         else if (ev->name->len && (ev->name->s[0] == '{' || ev->name->s[0] == '}'))
             tw_loss_add(w->ctx.loss, "messages starting with a brace (read back as sub-scopes)", 1);
+        else if (looks_like_record(ev->name->s, ev->name->len, 6))
+            tw_loss_add(w->ctx.loss, "messages that look like records (read back as two)", 1);
         put_text(w, ev->name->s, ev->name->len);
         if (ev->kind == TW_INSTANT && ev->msg && ev->msg_len) {
             tw_out_str(o, " : ");

@@ -7,16 +7,16 @@
 #define TESTS(X)                                                                        \
     X(strtab_interning) X(strtab_many) X(strtab_limit) X(hash_stable)                   \
     X(time_round) X(parse_numbers) X(utf8_validation) X(json_escaping) X(base64)        \
-    X(csv_quoting) X(output_numbers) X(output_errors) X(input_lines_mem)                \
+    X(csv_quoting) X(output_numbers) X(output_errors) X(output_replace) X(input_lines_mem)                \
     X(input_lines_stream) X(input_long_lines) X(input_peek) X(input_open_errors)       \
     X(diag_rules) X(registry_lookup) X(detect_formats) X(options)                       \
     X(rtl_header) X(rtl_records) X(rtl_messages) X(rtl_subscopes_option)                \
-    X(rtl_wraparound) X(rtl_bad_lines) X(rtl_interleaved) X(rtl_pid_from_name)          \
-    X(rtl_trailer_reopen) X(rtl_writer) X(writer_losses)                                                 \
-    X(lms_basic) X(lms_negative_diff) X(lms_mapping_problems) X(lms_legacy)            \
+    X(rtl_wraparound) X(rtl_bad_lines) X(rtl_interleaved) X(rtl_interleaved_deep) X(rtl_pid_from_name)          \
+    X(rtl_trailer_reopen) X(rtl_writer) X(writer_losses) X(writer_extremes) X(rtl_writer_ambiguities)                                                 \
+    X(lms_basic) X(lms_negative_diff) X(lms_mapping_problems) X(lms_largest_id) X(lms_legacy)            \
     X(lms_bad_lines) X(lms_writer)                                                      \
     X(jsonl_reader_fields) X(jsonl_reader_strings) X(jsonl_reader_errors)              \
-    X(jsonl_writer_bytes) X(source_merge) X(source_merge_unanchored)
+    X(jsonl_writer_bytes) X(jsonl_hostile_keys) X(jsonl_ranges) X(source_merge) X(source_merge_unanchored) X(source_merge_extreme)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

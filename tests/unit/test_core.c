@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/util.h"
@@ -248,4 +249,56 @@ void test_output_errors(void) {
     tw_out_str(o, "x");
     CHECK_EQ_I(tw_output_close(o), EBADF);
     close(p[0]);
+}
+
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    static char buf[256];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+void test_output_replace(void) {
+    char dir[] = "/tmp/tw-out-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[64];
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    /* a new file gets the umask's permissions */
+    tw_output *o = tw_output_open(path);
+    CHECK(o != NULL);
+    tw_out_str(o, "first");
+    CHECK(access(path, F_OK) != 0); /* nothing there until the end */
+    CHECK_EQ_I(tw_output_close(o), 0);
+    CHECK_STR(slurp(path), "first");
+    /* an existing file keeps its mode and is replaced at the end */
+    CHECK(chmod(path, 0604) == 0);
+    o = tw_output_open(path);
+    tw_out_str(o, "second");
+    CHECK_STR(slurp(path), "first");
+    CHECK_EQ_I(tw_output_close(o), 0);
+    CHECK_STR(slurp(path), "second");
+    struct stat st;
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 07777) == 0604);
+    /* abort leaves it alone and removes the temporary file */
+    o = tw_output_open(path);
+    tw_out_str(o, "third");
+    tw_output_flush(o);
+    tw_output_abort(o);
+    CHECK_STR(slurp(path), "second");
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "test $(ls -A %s | wc -l) -eq 1", dir);
+    CHECK(system(cmd) == 0);
+    /* devices are written in place */
+    o = tw_output_open("/dev/null");
+    CHECK(o && o->tmp_path == NULL);
+    tw_out_str(o, "x");
+    CHECK_EQ_I(tw_output_close(o), 0);
+    /* a directory that does not exist */
+    CHECK(tw_output_open("/nonexistent/dir/out.txt") == NULL);
+    CHECK_EQ_I(errno, ENOENT);
+    unlink(path);
+    rmdir(dir);
 }

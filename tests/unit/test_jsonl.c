@@ -56,6 +56,71 @@ void test_jsonl_reader_strings(void) {
     CHECK_EQ_U(d.n, 1);
     CHECK_STR(d.rule[0], "invalid-utf8");
     CHECK_EQ_U(d.line[0], 3);
+    CHECK_EQ_U(d.col[0], 48);
+    CHECK_STR(d.msg[0], "lone UTF-16 surrogate in a \\u escape; replaced by U+FFFD");
+}
+
+void test_jsonl_hostile_keys(void) {
+    /* args keys with quotes, backslashes, line breaks and NUL survive a round trip */
+    static const char in[] =
+        "{\"kind\":\"trace\",\"format\":\"x\",\"format_base64\":\"/w==\"}\n"
+        "{\"ts\":0,\"kind\":\"instant\",\"pid\":1,\"tid\":1,\"name\":\"a\","
+        "\"args\":{\"q\\nz\":\"v\",\"k\\\"x\":\"\\u00ff\",\"n\\u0000ul\":7,\"b\":\"?\","
+        "\"b_base64\":\"gA==\"}}\n";
+    static const char want[] =
+        "{\"kind\":\"trace\",\"format\":\"\xef\xbf\xbd\",\"format_base64\":\"/w==\","
+        "\"resolution_ns\":1}\n"
+        "{\"ts\":0,\"kind\":\"instant\",\"pid\":1,\"tid\":1,\"name\":\"a\","
+        "\"args\":{\"q\\nz\":\"v\",\"k\\\"x\":\"\xc3\xbf\",\"n\\u0000ul\":7,\"b\":\"\xef\xbf\xbd\","
+        "\"b_base64\":\"gA==\"}}\n";
+    tu_diags d;
+    tu_diags_init(&d);
+    size_t len;
+    char *once = tu_convert(in, "jsonl", &d, &len);
+    CHECK(once != NULL);
+    if (!once) return;
+    CHECK_STR(once, want);
+    char *twice = tu_convert(once, "jsonl", &d, &len);
+    CHECK(twice && strcmp(once, twice) == 0);
+    free(once);
+    free(twice);
+    CHECK_EQ_U(d.n, 0);
+}
+
+void test_jsonl_ranges(void) {
+    static const struct {
+        const char *line;
+        uint64_t col;
+        const char *msg;
+    } cases[] = {
+        {"{\"kind\":\"trace\",\"origin_ns\":9223372036854775808,\"origin_ts\":0}", 29,
+         "\"origin_ns\" out of range; line skipped"},
+        {"{\"kind\":\"trace\",\"resolution_ns\":18446744073709551615}", 33,
+         "\"resolution_ns\" out of range; line skipped"},
+        {"{\"ts\":0,\"kind\":\"begin\",\"pid\":0,\"tid\":0,\"name\":\"a\",\"args\":{\"n\":9223372036854775808}}",
+         63, "integer out of range; line skipped"},
+        {"{\"ts\":0,\"kind\":\"begin\",\"pid\":0,\"tid\":0,\"name\":\"a\",\"args\":{\"\xff\":1}}", 59,
+         "args keys must be UTF-8; line skipped"},
+        {"{\"ts\":0,\"kind\":\"begin\",\"pid\":0,\"tid\":0,\"name\":\"a\",\"x\":1\0002}", 56,
+         "expected ',' or '}'; line skipped"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tu_diags d;
+        tu_diags_init(&d);
+        tu_event ev[2];
+        char text[256];
+        size_t n = strlen(cases[i].line);
+        if (i == 4) n += 2; /* the line holds a NUL byte */
+        memcpy(text, cases[i].line, n);
+        text[n] = '\n';
+        int got = tu_read("jsonl", "t", text, n + 1, NULL, &d, NULL, ev, 2);
+        CHECK_EQ_I(got, 0);
+        int k = tu_diag_find(&d, "bad-record");
+        CHECK(k >= 0);
+        if (k < 0) continue;
+        CHECK_EQ_U(d.col[k], cases[i].col);
+        CHECK_STR(d.msg[k], cases[i].msg);
+    }
 }
 
 void test_jsonl_reader_errors(void) {

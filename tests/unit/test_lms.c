@@ -71,6 +71,19 @@ void test_lms_mapping_problems(void) {
     CHECK_STR(d.msg[3], "id 2 is mapped again (was 'b', now 'c')");
 }
 
+void test_lms_largest_id(void) {
+    tu_diags d;
+    tu_diags_init(&d);
+    tu_event ev[4];
+    int n = TU_READ_STR("lms", "2,18446744073709551615,a\n0,18446744073709551615,1\n2,0,a\n", &d,
+                        NULL, ev, 4);
+    CHECK_EQ_I(n, 1);
+    CHECK_STR(ev[0].name, "a");
+    int k = tu_diag_find(&d, "lms-duplicate-label");
+    CHECK(k >= 0);
+    if (k >= 0) CHECK_STR(d.msg[k], "label 'a' is already mapped to id 18446744073709551615");
+}
+
 void test_lms_legacy(void) {
     tu_diags d;
     tu_diags_init(&d);

@@ -220,3 +220,31 @@ void test_source_merge_unanchored(void) {
     unlink(pb);
     unlink(pc);
 }
+
+void test_source_merge_extreme(void) {
+    /* origins too far apart for int64: merged on their own clocks, with a warning */
+    static const char a[] = "{\"kind\":\"trace\",\"origin_ns\":9223372036854775807,\"origin_ts\":-1}\n"
+                            "{\"ts\":1,\"kind\":\"begin\",\"pid\":1,\"tid\":1,\"name\":\"a\"}\n";
+    static const char b[] = "{\"kind\":\"trace\",\"origin_ns\":-9223372036854775807,\"origin_ts\":0}\n"
+                            "{\"ts\":2,\"kind\":\"begin\",\"pid\":2,\"tid\":1,\"name\":\"b\"}\n";
+    const char *pa = tu_tempfile(0, ".jsonl", a, sizeof a - 1);
+    const char *pb = tu_tempfile(1, ".jsonl", b, sizeof b - 1);
+    const char *paths[] = {pa, pb};
+    tu_diags d;
+    tu_diags_init(&d);
+    tw_event evs[16];
+    char names[16][32];
+    int n;
+    tw_trace_info info;
+    collect_source(paths, 2, &d, evs, names, &n, &info);
+    CHECK_EQ_I(n, 2);
+    if (n == 2) {
+        CHECK_EQ_I(evs[0].ts, 1);
+        CHECK_EQ_I(evs[1].ts, 2);
+    }
+    CHECK(!info.has_origin);
+    CHECK_EQ_U(d.n, 1);
+    CHECK_STR(d.rule[0], "no-common-clock");
+    unlink(pa);
+    unlink(pb);
+}

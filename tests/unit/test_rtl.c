@@ -43,6 +43,13 @@ void test_rtl_header(void) {
     CHECK_STR(d.rule[0], "rtl-header");
     CHECK_STR(d.msg[0], "the header has an 'opening log file' line but no 'corresponding to' "
                         "line; absolute time is unknown");
+    CHECK_EQ_U(d.line[0], 1);
+    tu_diags_init(&d);
+    n = TU_READ_STR("rtl", "Process id is 4\ncorresponding to 3 ms after timer start\n000001 1 { a\n",
+                    &d, &info, ev, 8);
+    CHECK_EQ_I(n, 1);
+    CHECK_EQ_U(d.n, 1);
+    CHECK_EQ_U(d.line[0], 2); /* where the lone header line is */
 
     /* malformed header lines */
     tu_diags_init(&d);
@@ -226,6 +233,46 @@ void test_rtl_interleaved(void) {
     CHECK_EQ_U(d.n, 1);
 }
 
+void test_rtl_interleaved_deep(void) {
+    /* records nested in messages nested in messages: no fixed limit */
+    tu_diags d;
+    tu_diags_init(&d);
+    tu_event ev[16];
+    int n = TU_READ_STR("rtl",
+                        "000001 1 | a : 000002 1 | b : 000003 1 | c : 000004 1 | d : "
+                        "000005 1 | e : x\n",
+                        &d, NULL, ev, 16);
+    CHECK_EQ_I(n, 5);
+    static const char *const cats[] = {"a", "b", "c", "e", "d"};
+    static const char *const names[] = {"", "", "", "x", ""};
+    for (int i = 0; i < 5 && i < n; i++) {
+        CHECK_EQ_I(ev[i].kind, TW_INSTANT);
+        CHECK_STR(ev[i].cat, cats[i]);
+        CHECK_STR(ev[i].name, names[i]);
+    }
+    CHECK_EQ_U(d.n, 4);
+    /* a split left over from the line before, then three nested records */
+    tu_diags_init(&d);
+    n = TU_READ_STR("rtl",
+                    "000001 1 | a : 000002 1 { y\n"
+                    "000003 1 | a : 000004 1 | b : 000005 1 | c : 000006 1 { x\n",
+                    &d, NULL, ev, 16);
+    CHECK_EQ_I(n, 6);
+    CHECK_STR(ev[0].name, "y");
+    CHECK_EQ_I(ev[4].kind, TW_BEGIN);
+    CHECK_STR(ev[4].name, "x");
+    CHECK_STR(ev[5].cat, "c"); /* still waiting for its text at the end */
+    /* a long chain does not exhaust the stack */
+    size_t reps = 20000, len = 0;
+    char *big = malloc(reps * 16 + 32);
+    for (size_t i = 0; i < reps; i++) len += (size_t)sprintf(big + len, "000001 1 | a : ");
+    len += (size_t)sprintf(big + len, "end\n");
+    tu_diags_init(&d);
+    n = tu_read("rtl", "t", big, len, NULL, &d, NULL, ev, 16);
+    CHECK_EQ_I(n, (int)reps);
+    free(big);
+}
+
 void test_rtl_pid_from_name(void) {
     static const char text[] = "000001 1 { a\n";
     tu_diags d;
@@ -338,4 +385,59 @@ void test_writer_losses(void) {
     CHECK_EQ_U(d.n, 1);
     CHECK_STR(d.msg[0], "the lms format cannot hold everything: process id dropped (1), message "
                         "texts dropped (1), instant events dropped (1), event values dropped (1)");
+}
+
+void test_writer_extremes(void) {
+    /* times at the ends of int64 are written so that they read back */
+    static const char in[] =
+        "{\"kind\":\"trace\",\"origin_ns\":5,\"origin_ts\":-9223372036854775808}\n"
+        "{\"ts\":9223372036854775807,\"kind\":\"begin\",\"pid\":0,\"tid\":1,\"name\":\"a\"}\n"
+        "{\"ts\":-9223372036854775808,\"kind\":\"end\",\"pid\":0,\"tid\":1,\"name\":\"a\"}\n";
+    tu_diags d;
+    tu_diags_init(&d);
+    size_t len;
+    char *out = tu_convert(in, "rtl", &d, &len);
+    CHECK(out != NULL);
+    if (out) CHECK_STR(out, "Process id is 0\n9223372036854 1 { a\n");
+    tu_event ev[4];
+    tu_diags rd;
+    tu_diags_init(&rd);
+    CHECK_EQ_I(out ? tu_read("rtl", "t", out, len, NULL, &rd, NULL, ev, 4) : -1, 1);
+    CHECK_EQ_I(ev[0].ts, INT64_C(9223372036854000000));
+    CHECK_EQ_U(rd.n, 0);
+    free(out);
+    CHECK(tu_diag_find(&d, "lossy-conversion") >= 0);
+    CHECK(strstr(d.msg[tu_diag_find(&d, "lossy-conversion")],
+                 "wall-clock origin out of range dropped (1), events before time zero dropped (1)"));
+    tu_diags_init(&d);
+    out = tu_convert(in, "lms", &d, &len);
+    CHECK(out != NULL);
+    if (out) CHECK_STR(out, "2,0,a\n0,0,9223372036854775\n1,0,-18446744073709550\n");
+    tu_diags_init(&rd);
+    CHECK_EQ_I(out ? tu_read("lms", "t", out, len, NULL, &rd, NULL, ev, 4) : -1, 2);
+    CHECK_EQ_I(ev[0].ts, INT64_C(9223372036854775000));
+    CHECK_EQ_I(ev[1].ts, INT64_C(-9223372036854775000));
+    CHECK_EQ_U(rd.n, 0);
+    free(out);
+}
+
+void test_rtl_writer_ambiguities(void) {
+    /* text that an RTL reader would split differently is written, and counted */
+    static const char in[] =
+        "{\"ts\":1000000,\"kind\":\"instant\",\"pid\":0,\"tid\":1,\"name\":\"m\",\"cat\":\"a : b\"}\n"
+        "{\"ts\":2000000,\"kind\":\"instant\",\"pid\":0,\"tid\":1,\"name\":\"000012 3 { x\"}\n"
+        "{\"ts\":3000000,\"kind\":\"instant\",\"pid\":0,\"tid\":1,\"name\":\"{not a scope\"}\n";
+    tu_diags d;
+    tu_diags_init(&d);
+    size_t len;
+    char *out = tu_convert(in, "rtl", &d, &len);
+    CHECK(out != NULL);
+    if (out)
+        CHECK_STR(out, "Process id is 0\n000001 1 | a : b : m\n000002 1 | : 000012 3 { x\n"
+                       "000003 1 | : {not a scope\n");
+    free(out);
+    CHECK_EQ_U(d.n, 1);
+    CHECK_STR(d.msg[0], "the rtl format cannot hold everything: categories containing ' : ' (read "
+                        "back split there) (1), messages that look like records (read back as "
+                        "two) (1), messages starting with a brace (read back as sub-scopes) (1)");
 }

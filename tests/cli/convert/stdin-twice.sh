@@ -1,0 +1,4 @@
+# standard input can be named only once
+tracewright convert -t jsonl - - </dev/null
+echo "exit $?"
+tracewright detect - - </dev/null
