@@ -40,6 +40,18 @@ bad() {
     fail=$((fail + 1))
 }
 
+# same_quiet WANT GOT ERR WHAT: GOT must equal WANT and ERR must be empty
+same_quiet() {
+    if ! cmp -s "$1" "$2"; then
+        diff -u "$1" "$2" | sed -n '3,30p' >"$tmp/diff"
+        bad "$4 differs" "$tmp/diff"
+    elif [ -s "$3" ]; then
+        bad "$4 reported diagnostics" "$3"
+    else
+        ok
+    fi
+}
+
 # expect FILE ACTUAL: compare, or rewrite in --update mode
 expect() {
     if [ "$update" -eq 1 ]; then
@@ -107,14 +119,7 @@ for fmtdir in "$here"/*/; do
             (cd "$(dirname "$x")" && "$bin" convert -f "$fmt" -t jsonl "$(basename "$x")" 2>"$tmp/err1" |
                 "$bin" convert -f jsonl -t "$fmt" >"$tmp/rt" 2>"$tmp/err2")
             cat "$tmp/err1" "$tmp/err2" >"$tmp/err"
-            if ! cmp -s "$x" "$tmp/rt"; then
-                diff -u "$x" "$tmp/rt" | sed -n '3,30p' >"$tmp/diff"
-                bad "$fmt -> jsonl -> $fmt differs from the fixture" "$tmp/diff"
-            elif [ -s "$tmp/err" ]; then
-                bad "round trip reported diagnostics" "$tmp/err"
-            else
-                ok
-            fi
+            same_quiet "$x" "$tmp/rt" "$tmp/err" "$fmt -> jsonl -> $fmt"
         done <"${fmtdir}roundtrip.list"
     fi
     # jsonl -> jsonl is the identity
@@ -123,14 +128,7 @@ for fmtdir in "$here"/*/; do
         name="$fmt/identity/${e#"$fmtdir"}"
         selected "$@" || continue
         "$bin" convert -f jsonl -t jsonl "$e" >"$tmp/id" 2>"$tmp/err"
-        if ! cmp -s "$e" "$tmp/id"; then
-            diff -u "$e" "$tmp/id" | sed -n '3,30p' >"$tmp/diff"
-            bad "jsonl -> jsonl is not the identity" "$tmp/diff"
-        elif [ -s "$tmp/err" ]; then
-            bad "jsonl -> jsonl reported diagnostics" "$tmp/err"
-        else
-            ok
-        fi
+        same_quiet "$e" "$tmp/id" "$tmp/err" "jsonl -> jsonl"
     done
 done
 echo "$pass passed, $fail failed"

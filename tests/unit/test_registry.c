@@ -107,27 +107,46 @@ void test_options(void) {
     tw_optset_free(s);
 }
 
-static void collect_source(const char *const *paths, size_t n, tu_diags *d, tw_event *evs,
-                           char names[][32], int *count, tw_trace_info *info) {
+/* The result of merging inputs with tw_source. */
+typedef struct merged {
+    tu_diags d;
+    tw_event ev[16];
+    char names[16][32];
+    int n;  /* events, or -1 when the source did not open */
+    tw_trace_info info;
+} merged;
+
+static void collect_source(const char *const *paths, size_t n, merged *m) {
+    tu_diags_init(&m->d);
     tw_strtab *st = tw_strtab_new();
     tw_source *src;
-    *count = -1;
-    if (tw_source_open(paths, n, NULL, st, &d->sink, &src) != TW_OK) {
+    m->n = -1;
+    if (tw_source_open(paths, n, NULL, st, &m->d.sink, &src) != TW_OK) {
         tw_strtab_free(st);
         return;
     }
-    *info = *tw_source_info(src);
+    m->info = *tw_source_info(src);
     tw_event e;
     int k = 0;
     while (tw_source_next(src, &e) == TW_OK && k < 16) {
-        evs[k] = e;
-        snprintf(names[k], 32, "%s", e.name->s);
+        m->ev[k] = e;
+        snprintf(m->names[k], 32, "%s", e.name->s);
         k++;
     }
     CHECK_EQ_U(tw_source_event_count(src), (uint64_t)k);
-    *count = k;
+    m->n = k;
     tw_source_close(src);
     tw_strtab_free(st);
+}
+
+/* Merge two texts saved as temporary files named ...SUFFIX, in that order. */
+static void merge_two(const char *a, const char *sa, const char *b, const char *sb, merged *m) {
+    const char *pa = tu_tempfile(0, sa, a, strlen(a));
+    const char *pb = tu_tempfile(1, sb, b, strlen(b));
+    const char *paths[] = {pa, pb};
+    collect_source(paths, 2, m);
+    unlink(pa);
+    unlink(pb);
 }
 
 void test_source_merge(void) {
@@ -138,113 +157,72 @@ void test_source_merge(void) {
     static const char b[] = "opening log file 1001.500000 seconds past January 1st 1970\n"
                             "corresponding to 0 ms after timer start\nProcess id is 2\n"
                             "000000 7 { b1\n000100 7 } b1\n";
-    const char *pa = tu_tempfile(0, "_1.log", a, sizeof a - 1);
-    const char *pb = tu_tempfile(1, "_2.log", b, sizeof b - 1);
-    const char *paths[] = {pa, pb};
-    tu_diags d;
-    tu_diags_init(&d);
-    tw_event evs[16];
-    char names[16][32];
-    int n;
-    tw_trace_info info;
-    collect_source(paths, 2, &d, evs, names, &n, &info);
-    CHECK_EQ_I(n, 4);
-    CHECK_EQ_U(d.n, 0);
-    if (n == 4) {
-        CHECK_STR(names[0], "a1");
-        CHECK_EQ_I(evs[0].ts, 100000000);
-        CHECK_STR(names[1], "b1");  /* 1.5 s on A's clock */
-        CHECK_EQ_I(evs[1].ts, 1500000000);
-        CHECK_EQ_U(evs[1].pid, 2);
-        CHECK_STR(names[2], "b1");
-        CHECK_EQ_I(evs[2].ts, 1600000000);
-        CHECK_STR(names[3], "a1");
-        CHECK_EQ_I(evs[3].ts, 2000000000);
+    merged m;
+    /* either order: the merged stream is on A's clock, which started first */
+    for (int swap = 0; swap < 2; swap++) {
+        if (swap) merge_two(b, "_2.log", a, "_1.log", &m);
+        else merge_two(a, "_1.log", b, "_2.log", &m);
+        CHECK_EQ_I(m.n, 4);
+        CHECK_EQ_U(m.d.n, 0);
+        if (m.n == 4) {
+            CHECK_STR(m.names[0], "a1");
+            CHECK_EQ_I(m.ev[0].ts, 100000000);
+            CHECK_STR(m.names[1], "b1"); /* 1.5 s on A's clock */
+            CHECK_EQ_I(m.ev[1].ts, 1500000000);
+            CHECK_EQ_U(m.ev[1].pid, 2);
+            CHECK_STR(m.names[2], "b1");
+            CHECK_EQ_I(m.ev[2].ts, 1600000000);
+            CHECK_STR(m.names[3], "a1");
+            CHECK_EQ_I(m.ev[3].ts, 2000000000);
+        }
+        CHECK(m.info.has_origin);
+        CHECK_EQ_I(m.info.origin_ns, 1000000000000);
+        CHECK_EQ_I(m.info.origin_ts, 0);
+        CHECK(!m.info.has_pid);
+        CHECK_STR(m.info.format, "rtl");
     }
-    CHECK(info.has_origin);
-    CHECK_EQ_I(info.origin_ns, 1000000000000);
-    CHECK_EQ_I(info.origin_ts, 0);
-    CHECK(!info.has_pid);
-    CHECK_STR(info.format, "rtl");
-    /* the same with the later-starting log first: still on A's clock */
-    const char *swapped[] = {pb, pa};
-    tu_diags_init(&d);
-    collect_source(swapped, 2, &d, evs, names, &n, &info);
-    CHECK_EQ_I(n, 4);
-    if (n == 4) {
-        CHECK_STR(names[0], "a1");
-        CHECK_EQ_I(evs[0].ts, 100000000);
-        CHECK_EQ_I(evs[1].ts, 1500000000);
-        CHECK_EQ_I(evs[3].ts, 2000000000);
-    }
-    CHECK_EQ_I(info.origin_ns, 1000000000000);
-    CHECK_EQ_U(d.n, 0);
-    unlink(pa);
-    unlink(pb);
 }
 
 void test_source_merge_unanchored(void) {
-    static const char a[] = "2,0,x\n0,0,10\n1,0,10\n";
-    static const char b[] = "000000 7 { y\n000001 7 } y\n";
-    const char *pa = tu_tempfile(0, ".csv", a, sizeof a - 1);
-    const char *pb = tu_tempfile(1, ".log", b, sizeof b - 1);
-    const char *paths[] = {pa, pb};
-    tu_diags d;
-    tu_diags_init(&d);
-    tw_event evs[16];
-    char names[16][32];
-    int n;
-    tw_trace_info info;
-    collect_source(paths, 2, &d, evs, names, &n, &info);
-    CHECK_EQ_I(n, 4);
+    merged m;
+    merge_two("2,0,x\n0,0,10\n1,0,10\n", ".csv", "000000 7 { y\n000001 7 } y\n", ".log", &m);
+    CHECK_EQ_I(m.n, 4);
     /* merged on their own clocks: y (0 ms), x (10 us), x (20 us), y (1 ms) */
-    if (n == 4) {
-        CHECK_STR(names[0], "y");
-        CHECK_STR(names[1], "x");
-        CHECK_STR(names[2], "x");
-        CHECK_EQ_I(evs[3].ts, 1000000);
+    if (m.n == 4) {
+        CHECK_STR(m.names[0], "y");
+        CHECK_STR(m.names[1], "x");
+        CHECK_STR(m.names[2], "x");
+        CHECK_EQ_I(m.ev[3].ts, 1000000);
     }
-    CHECK_STR(info.format, "mixed");
-    CHECK_EQ_I(info.resolution_ns, 1000000);
-    CHECK(!info.has_origin);
-    CHECK(tu_diag_find(&d, "no-common-clock") >= 0);
-    CHECK(tu_diag_find(&d, "pid-collision") >= 0);
+    CHECK_STR(m.info.format, "mixed");
+    CHECK_EQ_I(m.info.resolution_ns, 1000000);
+    CHECK(!m.info.has_origin);
+    CHECK(tu_diag_find(&m.d, "no-common-clock") >= 0);
+    CHECK(tu_diag_find(&m.d, "pid-collision") >= 0);
     /* detection failure is reported with the candidates */
-    tu_diags_init(&d);
     const char *pc = tu_tempfile(2, ".txt", "hello\n", 6);
     const char *bad[] = {pc};
-    collect_source(bad, 1, &d, evs, names, &n, &info);
-    CHECK_EQ_I(n, -1);
-    CHECK(tu_diag_find(&d, "unknown-format") == 0);
-    unlink(pa);
-    unlink(pb);
+    collect_source(bad, 1, &m);
+    CHECK_EQ_I(m.n, -1);
+    CHECK(tu_diag_find(&m.d, "unknown-format") == 0);
     unlink(pc);
 }
 
 void test_source_merge_extreme(void) {
     /* origins too far apart for int64: merged on their own clocks, with a warning */
-    static const char a[] = "{\"kind\":\"trace\",\"origin_ns\":9223372036854775807,\"origin_ts\":-1}\n"
-                            "{\"ts\":1,\"kind\":\"begin\",\"pid\":1,\"tid\":1,\"name\":\"a\"}\n";
-    static const char b[] = "{\"kind\":\"trace\",\"origin_ns\":-9223372036854775807,\"origin_ts\":0}\n"
-                            "{\"ts\":2,\"kind\":\"begin\",\"pid\":2,\"tid\":1,\"name\":\"b\"}\n";
-    const char *pa = tu_tempfile(0, ".jsonl", a, sizeof a - 1);
-    const char *pb = tu_tempfile(1, ".jsonl", b, sizeof b - 1);
-    const char *paths[] = {pa, pb};
-    tu_diags d;
-    tu_diags_init(&d);
-    tw_event evs[16];
-    char names[16][32];
-    int n;
-    tw_trace_info info;
-    collect_source(paths, 2, &d, evs, names, &n, &info);
-    CHECK_EQ_I(n, 2);
-    if (n == 2) {
-        CHECK_EQ_I(evs[0].ts, 1);
-        CHECK_EQ_I(evs[1].ts, 2);
+    merged m;
+    merge_two("{\"kind\":\"trace\",\"origin_ns\":9223372036854775807,\"origin_ts\":-1}\n"
+              "{\"ts\":1,\"kind\":\"begin\",\"pid\":1,\"tid\":1,\"name\":\"a\"}\n",
+              ".jsonl",
+              "{\"kind\":\"trace\",\"origin_ns\":-9223372036854775807,\"origin_ts\":0}\n"
+              "{\"ts\":2,\"kind\":\"begin\",\"pid\":2,\"tid\":1,\"name\":\"b\"}\n",
+              ".jsonl", &m);
+    CHECK_EQ_I(m.n, 2);
+    if (m.n == 2) {
+        CHECK_EQ_I(m.ev[0].ts, 1);
+        CHECK_EQ_I(m.ev[1].ts, 2);
     }
-    CHECK(!info.has_origin);
-    CHECK_EQ_U(d.n, 1);
-    CHECK_STR(d.rule[0], "no-common-clock");
-    unlink(pa);
-    unlink(pb);
+    CHECK(!m.info.has_origin);
+    CHECK_EQ_U(m.d.n, 1);
+    CHECK_STR(m.d.rule[0], "no-common-clock");
 }
