@@ -206,7 +206,6 @@ int tw_reader_open(const tw_format *fmt, tw_input *in, tw_strtab *strtab,
                    tw_reader **out);
 int tw_reader_next(tw_reader *r, tw_event *ev);  /* TW_OK, TW_EOF, TW_ERR */
 const tw_trace_info *tw_reader_info(const tw_reader *r);
-const tw_format *tw_reader_format(const tw_reader *r);
 void tw_reader_close(tw_reader *r);
 
 typedef struct tw_writer tw_writer;

@@ -60,9 +60,6 @@ const char *tw_input_name(const tw_input *in);
 const char *tw_input_path(const tw_input *in);
 /* Total size in bytes when known (regular files, memory), else -1. */
 int64_t tw_input_size(const tw_input *in);
-/* Identity of the underlying file (for "input is also the output" checks);
- * false when there is none. */
-bool tw_input_file_id(const tw_input *in, uint64_t *dev, uint64_t *ino);
 
 /*
  * The first bytes of the input (at most TW_HEAD_MAX) without consuming
@@ -127,7 +124,6 @@ tw_output *tw_output_fd(int fd, const char *name);
 /* Writer into a growable memory block; see tw_output_mem_data(). */
 tw_output *tw_output_mem(void);
 const char *tw_output_mem_data(const tw_output *out, size_t *len);
-const char *tw_output_name(const tw_output *out);
 
 /* Flush buffered bytes; returns 0 or the errno of the first failure. */
 int tw_output_flush(tw_output *out);

@@ -279,7 +279,6 @@ int tw_reader_open(const tw_format *fmt, tw_input *in, tw_strtab *strtab,
 
 int tw_reader_next(tw_reader *r, tw_event *ev) { return r->fmt->read_next(r->state, ev); }
 const tw_trace_info *tw_reader_info(const tw_reader *r) { return &r->info; }
-const tw_format *tw_reader_format(const tw_reader *r) { return r->fmt; }
 
 void tw_reader_close(tw_reader *r) {
     if (!r) return;

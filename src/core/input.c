@@ -32,8 +32,6 @@ struct tw_input {
     tw_diag_sink *diag;
     size_t max_line;
     int64_t size;
-    bool have_id;
-    uint64_t dev, ino;
     /* MEM and MAP */
     const unsigned char *data;
     size_t len;
@@ -126,9 +124,6 @@ int tw_input_open(const char *path, const tw_input_opts *opts,
         tw_input_close(in);
         return -1;
     }
-    in->have_id = true;
-    in->dev = (uint64_t)st.st_dev;
-    in->ino = (uint64_t)st.st_ino;
     in->mode = MODE_STREAM;
     if (S_ISREG(st.st_mode)) {
         off_t here = is_stdin ? lseek(in->fd, 0, SEEK_CUR) : 0;
@@ -176,13 +171,6 @@ const char *tw_input_name(const tw_input *in) { return in->name; }
 const char *tw_input_path(const tw_input *in) { return in->path; }
 int64_t tw_input_size(const tw_input *in) { return in->size; }
 uint64_t tw_input_offset(const tw_input *in) { return in->pos; }
-
-bool tw_input_file_id(const tw_input *in, uint64_t *dev, uint64_t *ino) {
-    if (!in->have_id) return false;
-    *dev = in->dev;
-    *ino = in->ino;
-    return true;
-}
 
 /* ---- MAP / MEM ----------------------------------------------------------- */
 

@@ -107,7 +107,6 @@ const char *tw_output_mem_data(const tw_output *o, size_t *len) {
     return (const char *)o->buf;
 }
 
-const char *tw_output_name(const tw_output *o) { return o->name; }
 
 static void drain(tw_output *o) {
     size_t off = 0;

@@ -126,6 +126,11 @@ static void collect_source(const char *const *paths, size_t n, merged *m) {
         return;
     }
     m->info = *tw_source_info(src);
+    CHECK_EQ_U(tw_source_input_count(src), n);
+    for (size_t i = 0; i < n && i < tw_source_input_count(src); i++) {
+        CHECK_STR(tw_input_path(tw_source_input(src, i)), paths[i]);
+        CHECK(tw_source_input_format(src, i) != NULL);
+    }
     tw_event e;
     int k = 0;
     while (tw_source_next(src, &e) == TW_OK && k < 16) {
@@ -195,6 +200,7 @@ void test_source_merge_unanchored(void) {
         CHECK_EQ_I(m.ev[3].ts, 1000000);
     }
     CHECK_STR(m.info.format, "mixed");
+    CHECK_STR(m.names[1], "x");
     CHECK_EQ_I(m.info.resolution_ns, 1000000);
     CHECK(!m.info.has_origin);
     CHECK(tu_diag_find(&m.d, "no-common-clock") >= 0);

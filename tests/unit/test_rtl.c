@@ -441,3 +441,38 @@ void test_rtl_writer_ambiguities(void) {
                         "back split there) (1), messages that look like records (read back as "
                         "two) (1), messages starting with a brace (read back as sub-scopes) (1)");
 }
+
+void test_name_limit(void) {
+    /* with a cap on distinct names, the readers report and skip what does not fit */
+    static const struct {
+        const char *fmt, *text;
+        int events;
+    } cases[] = {
+        {"rtl", "000001 1 { a\n000002 1 { b\n000003 1 | c : d\n000004 1 } a\n", 2},
+        {"lms", "2,0,a\n0,0,1\n2,1,b\n0,1,1\n1,1,1\n1,0,1\n", 2},
+        {"jsonl", "{\"ts\":1,\"kind\":\"begin\",\"pid\":0,\"tid\":0,\"name\":\"a\"}\n"
+                  "{\"ts\":2,\"kind\":\"begin\",\"pid\":0,\"tid\":0,\"name\":\"b\"}\n"
+                  "{\"ts\":3,\"kind\":\"begin\",\"pid\":0,\"tid\":0,\"name\":\"c\"}\n", 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tu_diags d;
+        tu_diags_init(&d);
+        tw_strtab *st = tw_strtab_new();
+        tw_input *in;
+        tw_reader *r;
+        CHECK(tw_input_open_mem(cases[i].text, strlen(cases[i].text), "t", NULL, &d.sink, &in) == 0);
+        CHECK(tw_reader_open(tw_format_find(cases[i].fmt), in, st, &d.sink, NULL, &r) == TW_OK);
+        /* room for what the reader interned at open (jsonl: the first
+         * event's name too), plus one name */
+        tw_strtab_set_limit(st, tw_strtab_count(st) + 1);
+        tw_event e;
+        int n = 0, rc;
+        while ((rc = tw_reader_next(r, &e)) == TW_OK) n++;
+        CHECK_EQ_I(rc, TW_EOF);
+        CHECK_EQ_I(n, cases[i].events);
+        CHECK(tu_diag_find(&d, "limit-exceeded") >= 0);
+        tw_reader_close(r);
+        tw_input_close(in);
+        tw_strtab_free(st);
+    }
+}
