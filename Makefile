@@ -1,7 +1,7 @@
 # tracewright - build, test and install.
 #
 #   make             build/tracewright and build/libtracewright.a (warnings are errors)
-#   make run         convert the shipped examples, showing the tool at work
+#   make run         timing reports and a conversion of the shipped examples
 #   make test        unit tests, golden-file CLI tests and round trips
 #   make sanitize    the whole test suite under AddressSanitizer + UBSan
 #   make install     PREFIX=/usr/local DESTDIR= (binary, library, headers, man page)
@@ -57,14 +57,14 @@ $(BUILD)/%.o: %.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 run: $(BIN)
-	@echo '$$ tracewright detect examples/office-startup_4711.log examples/control-loop.csv'
-	@$(BIN) detect examples/office-startup_4711.log examples/control-loop.csv
+	@echo '$$ tracewright stats examples/office-startup_4711.log'
+	@$(BIN) stats examples/office-startup_4711.log
 	@echo
-	@echo '$$ tracewright convert -t jsonl examples/office-startup_4711.log'
-	@$(BIN) convert -t jsonl examples/office-startup_4711.log
+	@echo '$$ tracewright stats --top 3 examples/control-loop.csv'
+	@$(BIN) stats --top 3 examples/control-loop.csv
 	@echo
-	@echo '$$ tracewright convert -f lms -t rtl examples/control-loop.csv'
-	@$(BIN) convert -f lms -t rtl examples/control-loop.csv; echo
+	@echo '$$ tracewright convert -t jsonl examples/control-loop.csv | head -n 4'
+	@$(BIN) convert -t jsonl examples/control-loop.csv | head -n 4
 
 test: $(BIN) $(UNIT)
 	@sh tests/run.sh $(BUILD)

@@ -49,6 +49,12 @@ typedef enum tw_rule {
     /* merging several inputs */
     TW_R_NO_COMMON_CLOCK, /* no-common-clock */
     TW_R_PID_COLLISION,   /* pid-collision */
+    /* scope pairing */
+    TW_R_UNMATCHED_END,   /* unmatched-end */
+    TW_R_UNCLOSED_SCOPE,  /* unclosed-scope */
+    TW_R_UNCLOSED_AT_EOF, /* unclosed-at-eof */
+    TW_R_UNMATCHED_SUSPEND, /* unmatched-suspend */
+    TW_R_TIME_BACKWARDS,  /* time-goes-backwards */
     /* writers */
     TW_R_LOSSY,           /* lossy-conversion */
     TW_R_PRECISION,       /* precision-loss */
@@ -85,11 +91,12 @@ typedef struct tw_diag {
 
 typedef void (*tw_diag_fn)(void *user, const tw_diag *diag);
 
-/* Where diagnostics go.  `count` is maintained by tw_report(). */
+/* Where diagnostics go.  The counts are maintained by tw_report(). */
 typedef struct tw_diag_sink {
     tw_diag_fn fn;    /* may be NULL: diagnostics are only counted */
     void *user;
     uint64_t count[TW_SEV_COUNT];
+    uint64_t problems[TW_RULE_COUNT]; /* warnings and errors, per rule */
 } tw_diag_sink;
 
 /* Report with the rule's default severity.  `loc` may be NULL. */

@@ -6,6 +6,7 @@
  *   io.h      input (files, pipes, memory) and buffered output
  *   format.h  format descriptors, registry, detection, readers, writers
  *   source.h  one merged event stream from several inputs
+ *   stats.h   scope pairing, per-scope statistics, profiles (reports)
  */
 #ifndef TRACEWRIGHT_H
 #define TRACEWRIGHT_H
@@ -15,6 +16,7 @@
 #include "format.h"
 #include "io.h"
 #include "source.h"
+#include "stats.h"
 
 #define TW_VERSION_MAJOR 0
 #define TW_VERSION_MINOR 1

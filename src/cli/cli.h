@@ -18,6 +18,7 @@ enum { EXIT_OK = 0, EXIT_FINDINGS = 1, EXIT_TROUBLE = 2 };
 int cmd_convert(int argc, char **argv);
 int cmd_detect(int argc, char **argv);
 int cmd_formats(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
 
 /* ---- argument parsing ---- */
 
@@ -52,6 +53,11 @@ void cli_parser_init(cli_parser *p, const char *cmd, int argc, char **argv);
  * name for CLI_UNKNOWN.
  */
 int cli_next(cli_parser *p, const cli_opt *opts, const char **arg, const char **name);
+
+/* An option the command does not know may be a format option:
+ * --NAME[=VALUE], --NAME VALUE (non-boolean) or --no-NAME (boolean).
+ * False when it is not valid (message printed). */
+bool cli_format_option(cli_parser *p, tw_optset *set, const char *name, const char *arg);
 
 /* "tracewright CMD: MESSAGE" + a hint to --help, on stderr; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)

@@ -94,29 +94,9 @@ int cmd_convert(int argc, char **argv) {
             help();
             rc = EXIT_OK;
             goto out;
-        case CLI_UNKNOWN: {
-            char err[256];
-            const char *value = arg;
-            const tw_option *neg = strncmp(name, "no-", 3) == 0 && !tw_option_find(name, NULL)
-                                       ? tw_option_find(name + 3, NULL)
-                                       : NULL;
-            if (neg && neg->type == TW_OPT_BOOL) {
-                if (arg) {
-                    cli_usage_error("convert", "option '--%s' takes no value", name);
-                    goto out;
-                }
-                name += 3;
-                value = "no";
-            }
-            const tw_option *fo = tw_option_find(name, NULL);
-            if (fo && fo->type != TW_OPT_BOOL && !value && p.i < p.argc)
-                value = p.argv[p.i++];
-            if (tw_optset_set(fopts, name, value, err, sizeof err) != 0) {
-                cli_usage_error("convert", "%s", err);
-                goto out;
-            }
+        case CLI_UNKNOWN:
+            if (!cli_format_option(&p, fopts, name, arg)) goto out;
             break;
-        }
         }
     }
     const tw_format *fin = NULL, *fout = NULL;

@@ -20,6 +20,7 @@ static const struct command {
     int (*run)(int argc, char **argv);
     const char *summary;
 } commands[] = {
+    {"stats", cmd_stats, "report per-scope net, gross and call times"},
     {"convert", cmd_convert, "convert logs from one format to another"},
     {"detect", cmd_detect, "tell the format of each file"},
     {"formats", cmd_formats, "list the formats, their capabilities and options"},
@@ -198,6 +199,29 @@ int cli_next(cli_parser *p, const cli_opt *opts, const char **arg, const char **
     *name = p->namebuf;
     *arg = eq ? eq + 1 : NULL;
     return CLI_UNKNOWN;
+}
+
+bool cli_format_option(cli_parser *p, tw_optset *set, const char *name, const char *arg) {
+    char err[256];
+    const char *value = arg;
+    const tw_option *neg = strncmp(name, "no-", 3) == 0 && !tw_option_find(name, NULL)
+                               ? tw_option_find(name + 3, NULL)
+                               : NULL;
+    if (neg && neg->type == TW_OPT_BOOL) {
+        if (arg) {
+            cli_usage_error(p->cmd, "option '--%s' takes no value", name);
+            return false;
+        }
+        name += 3;
+        value = "no";
+    }
+    const tw_option *fo = tw_option_find(name, NULL);
+    if (fo && fo->type != TW_OPT_BOOL && !value && p->i < p->argc) value = p->argv[p->i++];
+    if (tw_optset_set(set, name, value, err, sizeof err) != 0) {
+        cli_usage_error(p->cmd, "%s", err);
+        return false;
+    }
+    return true;
 }
 
 bool cli_parse_count(const char *cmd, const char *opt, const char *v, unsigned long long *out) {

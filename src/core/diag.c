@@ -31,6 +31,16 @@ static const tw_rule_info rules[TW_RULE_COUNT] = {
                               "merged inputs have no common time base"},
     [TW_R_PID_COLLISION] = {"pid-collision", TW_SEV_WARNING,
                             "merged inputs use the same process id"},
+    [TW_R_UNMATCHED_END] = {"unmatched-end", TW_SEV_WARNING,
+                            "an end matches no open scope of its name on its thread"},
+    [TW_R_UNCLOSED_SCOPE] = {"unclosed-scope", TW_SEV_WARNING,
+                             "a scope is closed by the end of an enclosing scope"},
+    [TW_R_UNCLOSED_AT_EOF] = {"unclosed-at-eof", TW_SEV_WARNING,
+                              "a scope is still open at the end of the input"},
+    [TW_R_UNMATCHED_SUSPEND] = {"unmatched-suspend", TW_SEV_WARNING,
+                                "a suspend or resume matches no open scope"},
+    [TW_R_TIME_BACKWARDS] = {"time-goes-backwards", TW_SEV_WARNING,
+                             "a scope ends before it begins"},
     [TW_R_LOSSY] = {"lossy-conversion", TW_SEV_WARNING,
                     "the output format cannot hold everything in the input"},
     [TW_R_PRECISION] = {"precision-loss", TW_SEV_WARNING,
@@ -74,6 +84,7 @@ void tw_vreport(tw_diag_sink *sink, tw_severity sev, tw_rule rule,
     if (!sink) return;
     if ((unsigned)sev >= TW_SEV_COUNT) sev = TW_SEV_ERROR;
     sink->count[sev]++;
+    if (sev != TW_SEV_NOTE && (unsigned)rule < TW_RULE_COUNT) sink->problems[rule]++;
     if (!sink->fn) return;
     char msg[1024];
     vsnprintf(msg, sizeof msg, fmt, ap);

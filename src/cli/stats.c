@@ -1,0 +1,260 @@
+/* tracewright stats: per-scope net/gross timing reports, and merging them. */
+#include <errno.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum {
+    O_FROM = 1, O_BY, O_SORT, O_TOP, O_FORMAT, O_SCOPE, O_TID, O_MERGE, O_OUTPUT, O_MAXDIAG,
+    O_MAXLINE, O_HELP
+};
+
+static const cli_opt opts[] = {
+    {"from", 'f', true, O_FROM},
+    {"by", 0, true, O_BY},
+    {"sort", 0, true, O_SORT},
+    {"top", 0, true, O_TOP},
+    {"format", 0, true, O_FORMAT},
+    {"scope", 0, true, O_SCOPE},
+    {"tid", 0, true, O_TID},
+    {"merge", 0, false, O_MERGE},
+    {"output", 'o', true, O_OUTPUT},
+    {"max-diagnostics", 0, true, O_MAXDIAG},
+    {"max-line-length", 0, true, O_MAXLINE},
+    {"help", 'h', false, O_HELP},
+    {NULL, 0, false, 0},
+};
+
+static void help(void) {
+    printf("Usage: tracewright stats [-f FORMAT] [OPTIONS] [FILE...]\n"
+           "       tracewright stats --merge [OPTIONS] REPORT.json...\n"
+           "\n"
+           "Pair the begin and end events of the logs into scopes and report, per scope,\n"
+           "how often it ran and where the time went: net (self) time, gross time (with\n"
+           "callees), call time (with preemption), period and outside time.  With --merge,\n"
+           "combine reports saved with --format json into one.\n"
+           "\n"
+           "Options:\n"
+           "  -f, --from FORMAT        format of the inputs (default: detected per file)\n"
+           "      --by scope|thread    one row per scope (default), or per thread and scope\n"
+           "      --sort net|gross|call|count|name\n"
+           "                           order of the rows (default net: largest first)\n"
+           "      --top N              show the first N rows only\n"
+           "      --format table|csv|json\n"
+           "                           table for people (default), CSV with integer ns,\n"
+           "                           or JSON (schema tracewright-stats/1, see docs/stats.md)\n"
+           "      --scope REGEX        only scopes whose name matches (POSIX extended regex)\n"
+           "      --tid N              only scopes of thread N\n"
+           "      --merge              the FILEs are JSON reports to combine\n"
+           "  -o, --output FILE        write to FILE instead of standard output\n"
+           "      --max-diagnostics N  print at most N diagnostics (default 100; 0 = all)\n"
+           "      --max-line-length N  skip lines longer than N bytes (default 67108864)\n"
+           "  -h, --help               show this help and exit\n"
+           "\n"
+           "Format options (see 'tracewright formats') are given as --NAME=VALUE.\n"
+           "\n"
+           "Exit status: 0 report written; 1 report written, but the input had errors;\n"
+           "2 trouble (usage, unreadable or undetectable input, write error).\n"
+           "\n"
+           "Examples:\n"
+           "  tracewright stats startup_4711.log\n"
+           "  tracewright stats --by thread --sort gross --top 10 startup_4711.log\n"
+           "  tracewright stats --format json run1.log > run1.json\n"
+           "  tracewright stats --merge run*.json\n");
+}
+
+static bool choose(const char *opt, const char *v, const char *const *names, int n, int *out) {
+    for (int i = 0; i < n; i++) {
+        if (strcmp(v, names[i]) == 0) {
+            *out = i;
+            return true;
+        }
+    }
+    char list[128] = "";
+    for (int i = 0; i < n; i++) {
+        strcat(list, i ? (i == n - 1 ? " or " : ", ") : "");
+        strcat(list, names[i]);
+    }
+    cli_usage_error("stats", "option '%s' expects %s, not '%s'", opt, list, v);
+    return false;
+}
+
+/* Read the inputs, pair and aggregate; fill the profile. */
+static int profile_inputs(char *const *paths, size_t n, const tw_format *fin,
+                          const tw_optset *fopts, size_t maxline, cli_diag *diag,
+                          tw_profile *prof) {
+    tw_strtab *strtab = tw_strtab_new();
+    tw_stats *stats = tw_stats_new(&diag->sink);
+    tw_source *src = NULL;
+    int rc = TW_ERR;
+    if (!strtab || !stats) {
+        cli_error("out of memory");
+        goto done;
+    }
+    tw_source_opts so = {.format = fin, .opts = fopts, .input = {.max_line = maxline}};
+    if (tw_source_open((const char *const *)paths, n, &so, strtab, &diag->sink, &src) != TW_OK)
+        goto done;
+    tw_event ev;
+    int r;
+    while ((r = tw_source_next(src, &ev)) == TW_OK)
+        if (tw_stats_event(stats, &ev) != TW_OK) goto done;
+    if (r == TW_ERR || tw_stats_finish(stats) != TW_OK) goto done;
+    for (size_t i = 0; i < tw_source_input_count(src); i++)
+        if (tw_profile_add_input(prof, tw_input_name(tw_source_input(src, i)),
+                                 tw_source_input_format(src, i)->name) != TW_OK)
+            goto oom;
+    if (tw_profile_add_stats(prof, stats, tw_source_info(src), &diag->sink) != TW_OK) goto oom;
+    rc = TW_OK;
+    goto done;
+oom:
+    cli_error("out of memory");
+done:
+    tw_source_close(src);
+    tw_stats_free(stats);
+    tw_strtab_free(strtab);
+    return rc;
+}
+
+static int merge_reports(char *const *paths, size_t n, cli_diag *diag, tw_profile *prof) {
+    for (size_t i = 0; i < n; i++) {
+        tw_input *in;
+        if (tw_input_open(paths[i], NULL, &diag->sink, &in) != 0) return TW_ERR;
+        int rc = tw_profile_read_json(prof, in, &diag->sink);
+        tw_input_close(in);
+        if (rc != TW_OK) return TW_ERR;
+    }
+    return TW_OK;
+}
+
+int cmd_stats(int argc, char **argv) {
+    static const char *const bys[] = {"scope", "thread"};
+    static const char *const sorts[] = {"net", "gross", "call", "count", "name"};
+    static const char *const formats[] = {"table", "csv", "json"};
+    cli_parser p;
+    cli_parser_init(&p, "stats", argc, argv);
+    const char *from = NULL, *output = NULL, *scope = NULL;
+    int by = 0, sort = TW_SORT_NET, format = TW_PROFILE_TABLE;
+    bool merge = false, has_tid = false;
+    unsigned long long top = 0, tid = 0, maxdiag = 100, maxline = 0;
+    char **files = calloc((size_t)argc + 1, sizeof *files);
+    tw_optset *fopts = tw_optset_new();
+    tw_profile *prof = tw_profile_new();
+    regex_t re;
+    bool have_re = false;
+    int nfiles = 0, rc = EXIT_TROUBLE;
+    cli_diag diag;
+    cli_diag_init(&diag, maxdiag);
+    if (!files || !fopts || !prof) {
+        cli_error("out of memory");
+        goto out;
+    }
+    const char *arg, *name;
+    int id;
+    while ((id = cli_next(&p, opts, &arg, &name)) != CLI_DONE) {
+        switch (id) {
+        case CLI_ERROR: goto out;
+        case CLI_OPERAND: files[nfiles++] = (char *)arg; break;
+        case O_FROM: from = arg; break;
+        case O_BY:
+            if (!choose("--by", arg, bys, 2, &by)) goto out;
+            break;
+        case O_SORT:
+            if (!choose("--sort", arg, sorts, 5, &sort)) goto out;
+            break;
+        case O_FORMAT:
+            if (!choose("--format", arg, formats, 3, &format)) goto out;
+            break;
+        case O_TOP:
+            if (!cli_parse_count("stats", "--top", arg, &top)) goto out;
+            break;
+        case O_TID:
+            if (!cli_parse_count("stats", "--tid", arg, &tid)) goto out;
+            has_tid = true;
+            break;
+        case O_SCOPE: scope = arg; break;
+        case O_MERGE: merge = true; break;
+        case O_OUTPUT: output = arg; break;
+        case O_MAXDIAG:
+            if (!cli_parse_count("stats", "--max-diagnostics", arg, &maxdiag)) goto out;
+            diag.max = maxdiag;
+            break;
+        case O_MAXLINE:
+            if (!cli_parse_count("stats", "--max-line-length", arg, &maxline)) goto out;
+            if (maxline == 0) {
+                cli_usage_error("stats", "option '--max-line-length' must be positive");
+                goto out;
+            }
+            break;
+        case O_HELP:
+            help();
+            rc = EXIT_OK;
+            goto out;
+        case CLI_UNKNOWN:
+            if (!cli_format_option(&p, fopts, name, arg)) goto out;
+            break;
+        }
+    }
+    const tw_format *fin = NULL;
+    if (from) {
+        fin = tw_format_find(from);
+        if (!fin || !tw_format_can_read(fin)) {
+            cli_usage_error("stats", "unknown format '%s' (see 'tracewright formats')", from);
+            goto out;
+        }
+    }
+    if (merge && from) {
+        cli_usage_error("stats", "--merge reads JSON reports; -f does not apply");
+        goto out;
+    }
+    if (merge && nfiles == 0) {
+        cli_usage_error("stats", "--merge needs the REPORT files to combine");
+        goto out;
+    }
+    if (scope) {
+        int e = regcomp(&re, scope, REG_EXTENDED | REG_NOSUB);
+        if (e != 0) {
+            char msg[128];
+            regerror(e, &re, msg, sizeof msg);
+            cli_usage_error("stats", "invalid --scope expression '%s': %s", scope, msg);
+            goto out;
+        }
+        have_re = true;
+    }
+    if (!cli_stdin_ok("stats", files, nfiles)) goto out;
+    static char *const stdin_only[] = {"-", NULL};
+    char *const *paths = nfiles ? files : stdin_only;
+    size_t npaths = nfiles ? (size_t)nfiles : 1;
+
+    if ((merge ? merge_reports(paths, npaths, &diag, prof)
+               : profile_inputs(paths, npaths, fin, fopts, (size_t)maxline, &diag, prof)) != TW_OK)
+        goto out;
+    /* filter the rows per thread, before they are merged per scope; merged
+     * reports must have rows per thread for --tid */
+    if (has_tid && tw_profile_group(prof, true, &diag.sink) != TW_OK) goto out;
+    tw_profile_filter(prof, have_re ? &re : NULL, has_tid, tid);
+    if (tw_profile_group(prof, by == 1, &diag.sink) != TW_OK) goto out;
+    tw_profile_sort(prof, (tw_sort)sort);
+    tw_profile_truncate(prof, (size_t)top);
+    tw_output *o = tw_output_open(output);
+    if (!o) {
+        cli_error("cannot open '%s' for writing: %s", output, strerror(errno));
+        goto out;
+    }
+    tw_profile_write(prof, (tw_profile_format)format, o);
+    int werr = tw_output_close(o);
+    if (werr) {
+        cli_error("cannot write to '%s': %s", output && strcmp(output, "-") ? output : "standard output",
+                  strerror(werr));
+        goto out;
+    }
+    rc = diag.sink.count[TW_SEV_ERROR] ? EXIT_FINDINGS : EXIT_OK;
+out:
+    cli_diag_finish(&diag);
+    if (have_re) regfree(&re);
+    tw_profile_free(prof);
+    tw_optset_free(fopts);
+    free(files);
+    return rc;
+}

@@ -1,0 +1,257 @@
+/*
+ * The pairing engine: one stack of open scopes per (pid, tid).
+ *
+ * begin pushes; end closes the innermost open scope of the same name, first
+ * closing (and reporting) any frames above it; an end that matches nothing
+ * is reported and ignored; scopes still open at the end are closed at the
+ * last time seen on their thread.  Suspend/resume pairs that are not calls
+ * (no child begin between them) are preemption, kept as a per-thread total
+ * so that every frame open across it loses that time from its gross.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "tracewright/stats.h"
+
+typedef struct thread {
+    uint32_t pid;
+    uint64_t tid;
+    tw_frame *stack;
+    size_t depth, cap;
+    bool have_ts;
+    int64_t last_ts;      /* the latest time seen on the thread */
+    int64_t preempt;      /* preempted time so far */
+    bool suspended;       /* a suspend waits to be told call or preemption */
+    int64_t suspend_ts;
+} thread;
+
+struct tw_pairing {
+    tw_pairing_hooks hooks;
+    tw_diag_sink *diag;
+    thread *threads;
+    size_t nthreads, cap;
+    /* (pid, tid) -> thread index + 1, open addressing */
+    uint32_t *slots;
+    size_t nslots;
+};
+
+tw_pairing *tw_pairing_new(const tw_pairing_hooks *hooks, tw_diag_sink *diag) {
+    tw_pairing *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    if (hooks) p->hooks = *hooks;
+    p->diag = diag;
+    return p;
+}
+
+void tw_pairing_free(tw_pairing *p) {
+    if (!p) return;
+    for (size_t i = 0; i < p->nthreads; i++) free(p->threads[i].stack);
+    free(p->threads);
+    free(p->slots);
+    free(p);
+}
+
+size_t tw_pairing_thread_count(const tw_pairing *p) { return p->nthreads; }
+
+void tw_pairing_thread(const tw_pairing *p, size_t i, uint32_t *pid, uint64_t *tid) {
+    *pid = p->threads[i].pid;
+    *tid = p->threads[i].tid;
+}
+
+static size_t slot_of(uint32_t pid, uint64_t tid, size_t nslots) {
+    uint64_t h = (tid ^ ((uint64_t)pid << 32 | pid)) * 0x9e3779b97f4a7c15ULL;
+    return (size_t)(h >> 32) & (nslots - 1);
+}
+
+static bool rehash(tw_pairing *p, size_t nslots) {
+    uint32_t *slots = calloc(nslots, sizeof *slots);
+    if (!slots) return false;
+    for (size_t i = 0; i < p->nthreads; i++) {
+        size_t k = slot_of(p->threads[i].pid, p->threads[i].tid, nslots);
+        while (slots[k]) k = (k + 1) & (nslots - 1);
+        slots[k] = (uint32_t)i + 1;
+    }
+    free(p->slots);
+    p->slots = slots;
+    p->nslots = nslots;
+    return true;
+}
+
+/* The thread (pid, tid), created on first sight; NULL when out of memory. */
+static thread *thread_of(tw_pairing *p, uint32_t pid, uint64_t tid) {
+    if (p->nslots) {
+        for (size_t k = slot_of(pid, tid, p->nslots); p->slots[k]; k = (k + 1) & (p->nslots - 1)) {
+            thread *t = &p->threads[p->slots[k] - 1];
+            if (t->pid == pid && t->tid == tid) return t;
+        }
+    }
+    if (p->nthreads >= UINT32_MAX - 1) return NULL;
+    if ((p->nthreads + 1) * 2 > p->nslots && !rehash(p, p->nslots ? p->nslots * 2 : 16))
+        return NULL;
+    if (p->nthreads == p->cap) {
+        size_t nc = p->cap ? p->cap * 2 : 8;
+        thread *nt = realloc(p->threads, nc * sizeof *nt);
+        if (!nt) return NULL;
+        p->threads = nt;
+        p->cap = nc;
+    }
+    thread *t = &p->threads[p->nthreads];
+    memset(t, 0, sizeof *t);
+    t->pid = pid;
+    t->tid = tid;
+    size_t k = slot_of(pid, tid, p->nslots);
+    while (p->slots[k]) k = (k + 1) & (p->nslots - 1);
+    p->slots[k] = (uint32_t)++p->nthreads;
+    return t;
+}
+
+/* "line 12" / "offset 96 (record 4)" / "" for the location of an event. */
+static const char *where(const tw_loc *loc, char *buf, size_t n) {
+    if (loc->kind == TW_LOC_TEXT)
+        snprintf(buf, n, " at line %llu", (unsigned long long)loc->line);
+    else if (loc->kind == TW_LOC_BINARY)
+        snprintf(buf, n, " at offset %llu (record %llu)", (unsigned long long)loc->offset,
+                 (unsigned long long)loc->record);
+    else
+        buf[0] = '\0';
+    return buf;
+}
+
+#define NAME_ARGS(str_) (int)((str_)->len > 200 ? 200 : (str_)->len), (str_)->s
+
+/* Close the top frame of thread t at `end`. */
+static void close_top(tw_pairing *p, thread *t, int64_t end, tw_close_how how,
+                      const tw_loc *end_loc) {
+    tw_frame *f = &t->stack[t->depth - 1];
+    tw_scope_times tm;
+    if (end < f->begin) {
+        tw_report(p->diag, TW_R_TIME_BACKWARDS, end_loc && end_loc->kind ? end_loc : &f->loc,
+                  "scope '%.*s' ends %lld ns before it begins; its duration counts as 0",
+                  NAME_ARGS(f->name), (long long)(f->begin - end));
+        end = f->begin;
+    }
+    tm.call = end - f->begin;
+    int64_t pre = t->preempt - f->preempt0;
+    if (pre > tm.call) pre = tm.call;
+    tm.gross = tm.call - pre;
+    tm.net = tm.gross - f->child_gross;
+    if (tm.net < 0) tm.net = 0;
+    if (t->depth > 1) {
+        int64_t *cg = &t->stack[t->depth - 2].child_gross;
+        if (!tw_add_i64(*cg, tm.gross, cg)) *cg = INT64_MAX;
+    }
+    if (p->hooks.close) p->hooks.close(p->hooks.user, f, end, how, &tm);
+    t->depth--;
+}
+
+static int begin(tw_pairing *p, thread *t, const tw_event *ev) {
+    if (t->depth == t->cap) {
+        size_t nc = t->cap ? t->cap * 2 : 16;
+        tw_frame *ns = realloc(t->stack, nc * sizeof *ns);
+        if (!ns) {
+            tw_report(p->diag, TW_R_OUT_OF_MEMORY, &ev->loc, "out of memory for open scopes");
+            return TW_ERR;
+        }
+        t->stack = ns;
+        t->cap = nc;
+    }
+    tw_frame *f = &t->stack[t->depth];
+    memset(f, 0, sizeof *f);
+    f->name = ev->name;
+    f->cat = ev->cat;
+    f->pid = ev->pid;
+    f->tid = ev->tid;
+    f->begin = ev->ts;
+    f->loc = ev->loc;
+    f->depth = t->depth;
+    f->preempt0 = t->preempt;
+    f->thread = (uint32_t)(t - p->threads);
+    t->depth++;
+    if (p->hooks.open) p->hooks.open(p->hooks.user, f);
+    return TW_OK;
+}
+
+/* Index + 1 of the innermost open frame named `name`, 0 if none. */
+static size_t find(const thread *t, const tw_str *name) {
+    for (size_t i = t->depth; i > 0; i--)
+        if (t->stack[i - 1].name == name) return i;
+    return 0;
+}
+
+static void end(tw_pairing *p, thread *t, const tw_event *ev) {
+    size_t k = find(t, ev->name);
+    if (!k) {
+        tw_report(p->diag, TW_R_UNMATCHED_END, &ev->loc,
+                  "end of '%.*s' matches no open scope on thread %llu; ignored",
+                  NAME_ARGS(ev->name), (unsigned long long)ev->tid);
+        return;
+    }
+    char buf[64];
+    while (t->depth > k) {
+        const tw_frame *f = &t->stack[t->depth - 1];
+        tw_report(p->diag, TW_R_UNCLOSED_SCOPE, &f->loc,
+                  "scope '%.*s' has no end of its own; closed by the end of '%.*s'%s",
+                  NAME_ARGS(f->name), NAME_ARGS(ev->name), where(&ev->loc, buf, sizeof buf));
+        close_top(p, t, ev->ts, TW_CLOSED_BY_OUTER, &ev->loc);
+    }
+    close_top(p, t, ev->ts, TW_CLOSED_BY_END, &ev->loc);
+}
+
+int tw_pairing_event(tw_pairing *p, const tw_event *ev) {
+    if (ev->kind == TW_META) return TW_OK;  /* not on a thread's timeline */
+    thread *t = thread_of(p, ev->pid, ev->tid);
+    if (!t) {
+        tw_report(p->diag, TW_R_OUT_OF_MEMORY, &ev->loc, "out of memory for threads");
+        return TW_ERR;
+    }
+    if (!t->have_ts || ev->ts > t->last_ts) t->last_ts = ev->ts;
+    t->have_ts = true;
+    switch (ev->kind) {
+    case TW_BEGIN:
+        t->suspended = false;  /* a suspend followed by a begin is a call */
+        return begin(p, t, ev);
+    case TW_END:
+        t->suspended = false;
+        end(p, t, ev);
+        return TW_OK;
+    case TW_SUSPEND:
+    case TW_RESUME:
+        if (!find(t, ev->name)) {
+            tw_report(p->diag, TW_R_UNMATCHED_SUSPEND, &ev->loc,
+                      "%s of '%.*s' matches no open scope on thread %llu; ignored",
+                      ev->kind == TW_SUSPEND ? "suspend" : "resume", NAME_ARGS(ev->name),
+                      (unsigned long long)ev->tid);
+        } else if (ev->kind == TW_SUSPEND) {
+            if (!t->suspended) {
+                t->suspended = true;
+                t->suspend_ts = ev->ts;
+            }
+        } else if (t->suspended) {  /* resumed without a call: preemption */
+            t->suspended = false;
+            int64_t gap;
+            if (tw_sub_i64(ev->ts, t->suspend_ts, &gap) && gap > 0 &&
+                !tw_add_i64(t->preempt, gap, &t->preempt))
+                t->preempt = INT64_MAX;
+        }
+        return TW_OK;
+    default:
+        return TW_OK;
+    }
+}
+
+int tw_pairing_finish(tw_pairing *p) {
+    for (size_t i = 0; i < p->nthreads; i++) {
+        thread *t = &p->threads[i];
+        while (t->depth) {
+            const tw_frame *f = &t->stack[t->depth - 1];
+            tw_report(p->diag, TW_R_UNCLOSED_AT_EOF, &f->loc,
+                      "scope '%.*s' is still open at the end of the input; closed at the last "
+                      "time seen on thread %llu",
+                      NAME_ARGS(f->name), (unsigned long long)t->tid);
+            close_top(p, t, t->last_ts, TW_CLOSED_AT_EOF, NULL);
+        }
+    }
+    return TW_OK;
+}

@@ -1,0 +1,739 @@
+/*
+ * Profiles: the statistics report.  Rows per (pid, tid, scope) are taken
+ * from finished tw_stats or read back from JSON reports, then grouped per
+ * scope (or per thread and scope), filtered, sorted and written as a human
+ * table, CSV or JSON.  Merging reports is adding their rows, counts,
+ * problems and time bounds before grouping.  See docs/stats.md.
+ */
+#include <errno.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/json.h"
+#include "core/util.h"
+#include "tracewright/stats.h"
+
+#define SCHEMA "tracewright-stats/1"
+
+typedef struct input {
+    char *path, *format;
+} input;
+
+typedef struct problem {
+    char *id;
+    uint64_t n;
+} problem;
+
+enum clock { CLOCK_NONE = 0, CLOCK_TRACE, CLOCK_WALL, CLOCK_MIXED };
+
+struct tw_profile {
+    tw_scope_stats *rows;  /* names are owned copies */
+    size_t n, cap;
+    input *inputs;
+    size_t ninputs, icap;
+    problem *problems;
+    size_t nproblems;
+    uint64_t events, threads;
+    enum clock clock;
+    int64_t first, last;
+    bool by_thread;
+    size_t grouped;  /* rows after grouping, before filtering and --top */
+};
+
+static const char *const clock_names[] = {"none", "trace", "wall", "mixed"};
+
+tw_profile *tw_profile_new(void) {
+    tw_profile *p = calloc(1, sizeof *p);
+    if (p) p->by_thread = true;
+    return p;
+}
+
+void tw_profile_free(tw_profile *p) {
+    if (!p) return;
+    for (size_t i = 0; i < p->n; i++) free((char *)p->rows[i].name);
+    for (size_t i = 0; i < p->ninputs; i++) {
+        free(p->inputs[i].path);
+        free(p->inputs[i].format);
+    }
+    for (size_t i = 0; i < p->nproblems; i++) free(p->problems[i].id);
+    free(p->rows);
+    free(p->inputs);
+    free(p->problems);
+    free(p);
+}
+
+static char *dup_bytes(const char *s, size_t n) {
+    char *d = malloc(n + 1);
+    if (!d) return NULL;
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+int tw_profile_add_input(tw_profile *p, const char *path, const char *format) {
+    if (p->ninputs == p->icap) {
+        size_t nc = p->icap ? p->icap * 2 : 4;
+        input *ni = realloc(p->inputs, nc * sizeof *ni);
+        if (!ni) return TW_ERR;
+        p->inputs = ni;
+        p->icap = nc;
+    }
+    input *in = &p->inputs[p->ninputs];
+    in->path = dup_bytes(path, strlen(path));
+    in->format = dup_bytes(format, strlen(format));
+    if (!in->path || !in->format) {
+        free(in->path);
+        free(in->format);
+        return TW_ERR;
+    }
+    p->ninputs++;
+    return TW_OK;
+}
+
+/* Count n problems of rule `id`; the list stays sorted by id. */
+static int add_problem(tw_profile *p, const char *id, size_t idlen, uint64_t n) {
+    char *key = dup_bytes(id, idlen);
+    if (!key) return TW_ERR;
+    size_t at = 0;
+    for (; at < p->nproblems; at++) {
+        int c = strcmp(p->problems[at].id, key);
+        if (c == 0) {
+            p->problems[at].n += n;
+            free(key);
+            return TW_OK;
+        }
+        if (c > 0) break;
+    }
+    problem *np = realloc(p->problems, (p->nproblems + 1) * sizeof *np);
+    if (!np) {
+        free(key);
+        return TW_ERR;
+    }
+    p->problems = np;
+    memmove(np + at + 1, np + at, (p->nproblems - at) * sizeof *np);
+    np[at].id = key;
+    np[at].n = n;
+    p->nproblems++;
+    return TW_OK;
+}
+
+/* Widen the time bounds by [first, last] on the given clock. */
+static void add_bounds(tw_profile *p, enum clock c, int64_t first, int64_t last) {
+    if (p->clock == CLOCK_NONE) {
+        p->clock = c;
+        p->first = first;
+        p->last = last;
+        return;
+    }
+    if (p->clock != c) p->clock = CLOCK_MIXED;
+    if (first < p->first) p->first = first;
+    if (last > p->last) p->last = last;
+}
+
+static tw_scope_stats *new_row(tw_profile *p, const char *name, size_t len) {
+    if (p->n == p->cap) {
+        size_t nc = p->cap ? p->cap * 2 : 64;
+        tw_scope_stats *nr = realloc(p->rows, nc * sizeof *nr);
+        if (!nr) return NULL;
+        p->rows = nr;
+        p->cap = nc;
+    }
+    tw_scope_stats *r = &p->rows[p->n];
+    memset(r, 0, sizeof *r);
+    if (!(r->name = dup_bytes(name, len))) return NULL;
+    r->name_len = len;
+    p->n++;
+    return r;
+}
+
+int tw_profile_add_stats(tw_profile *p, const tw_stats *s, const tw_trace_info *info,
+                         const tw_diag_sink *diag) {
+    for (size_t i = 0; i < tw_stats_scope_count(s); i++) {
+        const tw_scope_stats *src = tw_stats_scope(s, i);
+        tw_scope_stats *r = new_row(p, src->name, src->name_len);
+        if (!r) return TW_ERR;
+        const char *name = r->name;
+        *r = *src;
+        r->name = name;
+    }
+    p->events += tw_stats_event_count(s);
+    p->threads += tw_stats_thread_count(s);
+    int64_t first, last;
+    if (tw_stats_bounds(s, &first, &last)) {
+        if (info && info->has_origin) {
+            /* on the wall clock, so that reports of other inputs line up */
+            int64_t zero;
+            if (tw_sub_i64(info->origin_ns, info->origin_ts, &zero) &&
+                tw_add_i64(first, zero, &first) && tw_add_i64(last, zero, &last))
+                add_bounds(p, CLOCK_WALL, first, last);
+            else
+                add_bounds(p, CLOCK_TRACE, first, last);
+        } else {
+            add_bounds(p, CLOCK_TRACE, first, last);
+        }
+    }
+    for (int rule = 0; diag && rule < TW_RULE_COUNT; rule++) {
+        if (!diag->problems[rule]) continue;
+        const char *id = tw_rule_get((tw_rule)rule)->id;
+        if (add_problem(p, id, strlen(id), diag->problems[rule]) != TW_OK) return TW_ERR;
+    }
+    return TW_OK;
+}
+
+/* ---- grouping, filtering, sorting ---------------------------------------- */
+
+static int cmp_name(const tw_scope_stats *a, const tw_scope_stats *b) {
+    size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
+    int c = memcmp(a->name, b->name, n);
+    if (c) return c;
+    return a->name_len < b->name_len ? -1 : a->name_len > b->name_len;
+}
+
+static int cmp_key(const void *pa, const void *pb, bool by_thread) {
+    const tw_scope_stats *a = pa, *b = pb;
+    int c = cmp_name(a, b);
+    if (c || !by_thread) return c;
+    if (a->pid != b->pid) return a->pid < b->pid ? -1 : 1;
+    if (a->tid != b->tid) return a->tid < b->tid ? -1 : 1;
+    return 0;
+}
+
+static int cmp_scope(const void *a, const void *b) { return cmp_key(a, b, false); }
+static int cmp_thread(const void *a, const void *b) { return cmp_key(a, b, true); }
+
+int tw_profile_group(tw_profile *p, bool by_thread, tw_diag_sink *diag) {
+    if (by_thread) {
+        for (size_t i = 0; i < p->n; i++) {
+            if (!p->rows[i].by_thread) {
+                tw_report(diag, TW_R_BAD_OPTION, NULL,
+                          "rows per thread are needed (--by thread, --tid), but a report has rows per scope "
+                          "only (it was made without --by thread)");
+                return TW_ERR;
+            }
+        }
+    }
+    qsort(p->rows, p->n, sizeof *p->rows, by_thread ? cmp_thread : cmp_scope);
+    size_t out = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        tw_scope_stats *r = &p->rows[i];
+        if (out && cmp_key(&p->rows[out - 1], r, by_thread) == 0) {
+            tw_scope_stats *into = &p->rows[out - 1];
+            into->count += r->count;
+            into->incomplete += r->incomplete;
+            tw_stat_merge(&into->net, &r->net);
+            tw_stat_merge(&into->gross, &r->gross);
+            tw_stat_merge(&into->call, &r->call);
+            tw_stat_merge(&into->period, &r->period);
+            tw_stat_merge(&into->outside, &r->outside);
+            free((char *)r->name);
+            continue;
+        }
+        if (!by_thread) {
+            r->by_thread = false;
+            r->pid = 0;
+            r->tid = 0;
+        }
+        p->rows[out++] = *r;
+    }
+    p->n = out;
+    p->by_thread = by_thread;
+    p->grouped = out;
+    return TW_OK;
+}
+
+void tw_profile_filter(tw_profile *p, const void *regex, bool has_tid, uint64_t tid) {
+    size_t out = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        tw_scope_stats *r = &p->rows[i];
+        bool keep = (!regex || regexec(regex, r->name, 0, NULL, 0) == 0) &&
+                    (!has_tid || (r->by_thread && r->tid == tid));
+        if (keep) p->rows[out++] = *r;
+        else free((char *)r->name);
+    }
+    p->n = out;
+}
+
+static tw_sort sort_key;  /* for qsort's comparator (no qsort_r in C11/POSIX 2008) */
+
+static int cmp_sorted(const void *pa, const void *pb) {
+    const tw_scope_stats *a = pa, *b = pb;
+    int64_t x = 0, y = 0;
+    switch (sort_key) {
+    case TW_SORT_NET: x = a->net.total, y = b->net.total; break;
+    case TW_SORT_GROSS: x = a->gross.total, y = b->gross.total; break;
+    case TW_SORT_CALL: x = a->call.total, y = b->call.total; break;
+    case TW_SORT_COUNT:
+        if (a->count != b->count) return a->count > b->count ? -1 : 1;
+        break;
+    case TW_SORT_NAME: break;
+    }
+    if (x != y) return x > y ? -1 : 1;  /* largest first */
+    return cmp_key(a, b, true);
+}
+
+void tw_profile_sort(tw_profile *p, tw_sort by) {
+    sort_key = by;
+    qsort(p->rows, p->n, sizeof *p->rows, cmp_sorted);
+}
+
+void tw_profile_truncate(tw_profile *p, size_t n) {
+    if (!n || n >= p->n) return;
+    for (size_t i = n; i < p->n; i++) free((char *)p->rows[i].name);
+    p->n = n;
+}
+
+size_t tw_profile_row_count(const tw_profile *p) { return p->n; }
+const tw_scope_stats *tw_profile_row(const tw_profile *p, size_t i) { return &p->rows[i]; }
+
+static int64_t span_of(const tw_profile *p) {
+    int64_t span;
+    if (p->clock == CLOCK_NONE || !tw_sub_i64(p->last, p->first, &span)) return 0;
+    return span;
+}
+
+/* ---- table ----------------------------------------------------------------- */
+
+/* A duration with a unit chosen for its size: "950 ns", "1.234 µs",
+ * "12.500 ms", "3.000 s"; three decimals, rounded to nearest. */
+static void fmt_dur(char *buf, size_t n, int64_t v) {
+    const char *sign = v < 0 ? "-" : "";
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    static const struct {
+        uint64_t div;
+        const char *unit;
+    } units[] = {{1000000000, "s"}, {1000000, "ms"}, {1000, "\xc2\xb5s"}};
+    for (size_t i = 0; i < 3; i++) {
+        if (u < units[i].div) continue;
+        uint64_t step = units[i].div / 1000;  /* the third decimal */
+        uint64_t q = u / step + (u % step >= (step + 1) / 2);
+        snprintf(buf, n, "%s%llu.%03llu %s", sign, (unsigned long long)(q / 1000),
+                 (unsigned long long)(q % 1000), units[i].unit);
+        return;
+    }
+    snprintf(buf, n, "%s%llu ns", sign, (unsigned long long)u);
+}
+
+/* Per mille of the span, as "24.6%"; "-" without a span. */
+static void fmt_pct(char *buf, size_t n, int64_t v, int64_t span) {
+    if (span <= 0) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    unsigned __int128 x = (unsigned __int128)(v < 0 ? 0 : v) * 1000 + (uint64_t)span / 2;
+    uint64_t pm = (uint64_t)(x / (uint64_t)span);
+    snprintf(buf, n, "%llu.%llu%%", (unsigned long long)(pm / 10), (unsigned long long)(pm % 10));
+}
+
+/* Display width of UTF-8 text (code points). */
+static size_t width(const char *s) {
+    size_t w = 0;
+    for (; *s; s++) w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+enum { COLS = 11 };
+
+static void pad(tw_output *o, const char *cell, size_t w) {
+    for (size_t k = width(cell); k < w; k++) tw_out_putc(o, ' ');
+    tw_out_str(o, cell);
+}
+
+static void write_table(const tw_profile *p, tw_output *o) {
+    int64_t span = span_of(p);
+    char buf[64];
+    size_t shown = p->ninputs > 10 ? 10 : p->ninputs;
+    for (size_t i = 0; i < shown; i++)
+        tw_out_printf(o, "input:  %s (%s)\n", p->inputs[i].path, p->inputs[i].format);
+    if (p->ninputs > shown) tw_out_printf(o, "input:  ... and %zu more\n", p->ninputs - shown);
+    fmt_dur(buf, sizeof buf, span);
+    tw_out_printf(o, "span:   %s   events: %llu   threads: %llu   scopes: %zu", buf,
+                  (unsigned long long)p->events, (unsigned long long)p->threads,
+                  p->grouped > p->n ? p->grouped : p->n);
+    if (p->grouped > p->n) tw_out_printf(o, " (%zu shown)", p->n);
+    tw_out_str(o, "\n\n");
+
+    /* cells first, to size the columns */
+    static const char *const heads[COLS] = {"COUNT", "INC", "NET", "NET%", "GROSS", "CALL",
+                                            "NET AVG", "NET MIN", "NET MAX", "PID", "TID"};
+    size_t ncols = p->by_thread ? COLS : COLS - 2;
+    size_t w[COLS];
+    for (size_t c = 0; c < COLS; c++) w[c] = strlen(heads[c]);
+    char (*cells)[COLS][40] = p->n ? malloc(p->n * sizeof *cells) : NULL;
+    if (p->n && !cells) {
+        o->err = o->err ? o->err : ENOMEM;
+        return;
+    }
+    for (size_t i = 0; i < p->n; i++) {
+        const tw_scope_stats *r = &p->rows[i];
+        char(*c)[40] = cells[i];
+        snprintf(c[0], 40, "%llu", (unsigned long long)r->count);
+        snprintf(c[1], 40, "%llu", (unsigned long long)r->incomplete);
+        fmt_dur(c[2], 40, r->net.total);
+        fmt_pct(c[3], 40, r->net.total, span);
+        fmt_dur(c[4], 40, r->gross.total);
+        fmt_dur(c[5], 40, r->call.total);
+        fmt_dur(c[6], 40, tw_stat_avg(&r->net));
+        fmt_dur(c[7], 40, r->net.min);
+        fmt_dur(c[8], 40, r->net.max);
+        snprintf(c[9], 40, "%lu", (unsigned long)r->pid);
+        snprintf(c[10], 40, "%llu", (unsigned long long)r->tid);
+        for (size_t k = 0; k < ncols; k++)
+            if (width(c[k]) > w[k]) w[k] = width(c[k]);
+    }
+    for (size_t k = 0; k < ncols; k++) {
+        pad(o, heads[k], w[k]);
+        tw_out_str(o, "  ");
+    }
+    tw_out_str(o, "SCOPE\n");
+    for (size_t i = 0; i < p->n; i++) {
+        for (size_t k = 0; k < ncols; k++) {
+            pad(o, cells[i][k], w[k]);
+            tw_out_str(o, "  ");
+        }
+        tw_out_oneline(o, p->rows[i].name, p->rows[i].name_len);
+        tw_out_putc(o, '\n');
+    }
+    free(cells);
+    tw_out_str(o, "\nproblems: ");
+    if (!p->nproblems) tw_out_str(o, "none");
+    for (size_t k = 0; k < p->nproblems; k++)
+        tw_out_printf(o, "%s%llu %s", k ? ", " : "", (unsigned long long)p->problems[k].n,
+                      p->problems[k].id);
+    tw_out_putc(o, '\n');
+}
+
+/* ---- CSV --------------------------------------------------------------------- */
+
+static void csv_num(tw_output *o, int64_t v, bool present) {
+    tw_out_putc(o, ',');
+    if (present) tw_out_i64(o, v);
+}
+
+static void csv_stat(tw_output *o, const tw_stat *s, bool with_total) {
+    bool any = s->n > 0;
+    if (with_total) csv_num(o, s->total, any);
+    csv_num(o, s->min, any);
+    csv_num(o, s->max, any);
+    csv_num(o, tw_stat_avg(s), any);
+}
+
+static void write_csv(const tw_profile *p, tw_output *o) {
+    tw_out_str(o, p->by_thread ? "scope,pid,tid," : "scope,");
+    tw_out_str(o, "count,incomplete,net_total,net_min,net_max,net_avg,gross_total,gross_min,"
+                  "gross_max,gross_avg,call_total,call_min,call_max,call_avg,period_min,"
+                  "period_max,period_avg,outside_total,outside_min,outside_max,outside_avg\r\n");
+    for (size_t i = 0; i < p->n; i++) {
+        const tw_scope_stats *r = &p->rows[i];
+        tw_out_csv_field(o, r->name, r->name_len);
+        if (p->by_thread) {
+            csv_num(o, r->pid, true);
+            tw_out_putc(o, ',');
+            tw_out_u64(o, r->tid);
+        }
+        tw_out_putc(o, ',');
+        tw_out_u64(o, r->count);
+        tw_out_putc(o, ',');
+        tw_out_u64(o, r->incomplete);
+        csv_stat(o, &r->net, true);
+        csv_stat(o, &r->gross, true);
+        csv_stat(o, &r->call, true);
+        csv_stat(o, &r->period, false);
+        csv_stat(o, &r->outside, true);
+        tw_out_str(o, "\r\n");
+    }
+}
+
+/* ---- JSON -------------------------------------------------------------------- */
+
+static void json_key(tw_output *o, const char *key, int64_t v, bool first) {
+    tw_out_printf(o, "%s\"%s\":", first ? "" : ",", key);
+    tw_out_i64(o, v);
+}
+
+/* {"total":..,["sum":..,]"min":..,"max":..,"avg":..} */
+static void json_stat(tw_output *o, const char *name, const tw_stat *s, bool with_sum) {
+    tw_out_printf(o, ",\"%s\":{", name);
+    json_key(o, "total", s->total, true);
+    if (with_sum) json_key(o, "sum", s->sum, false);
+    json_key(o, "min", s->min, false);
+    json_key(o, "max", s->max, false);
+    json_key(o, "avg", tw_stat_avg(s), false);
+    tw_out_putc(o, '}');
+}
+
+/* period: {"count","sum","min","max","avg"}, outside: {"count","total",...}
+ * (the outside total is its sum), or null when there was none */
+static void json_interval(tw_output *o, const char *name, const tw_stat *s, bool with_total) {
+    tw_out_printf(o, ",\"%s\":", name);
+    if (!s->n) {
+        tw_out_str(o, "null");
+        return;
+    }
+    tw_out_putc(o, '{');
+    json_key(o, "count", (int64_t)s->n, true);
+    json_key(o, with_total ? "total" : "sum", with_total ? s->total : s->sum, false);
+    json_key(o, "min", s->min, false);
+    json_key(o, "max", s->max, false);
+    json_key(o, "avg", tw_stat_avg(s), false);
+    tw_out_putc(o, '}');
+}
+
+static void json_string(tw_output *o, const char *key, const char *s, size_t n) {
+    tw_out_printf(o, "\"%s\":", key);
+    if (!tw_out_json_str(o, s, n)) {
+        tw_out_printf(o, ",\"%s_base64\":\"", key);
+        tw_out_base64(o, s, n);
+        tw_out_putc(o, '"');
+    }
+}
+
+static void write_json(const tw_profile *p, tw_output *o) {
+    tw_out_str(o, "{\"schema\":\"" SCHEMA "\",\"unit\":\"ns\"");
+    json_key(o, "span_ns", span_of(p), false);
+    json_key(o, "events", (int64_t)p->events, false);
+    json_key(o, "threads", (int64_t)p->threads, false);
+    tw_out_printf(o, ",\"clock\":\"%s\"", clock_names[p->clock]);
+    if (p->clock != CLOCK_NONE) {
+        json_key(o, "begin_ns", p->first, false);
+        json_key(o, "end_ns", p->last, false);
+    }
+    tw_out_str(o, ",\n\"inputs\":[");
+    for (size_t i = 0; i < p->ninputs; i++) {
+        tw_out_str(o, i ? ",{" : "{");
+        json_string(o, "path", p->inputs[i].path, strlen(p->inputs[i].path));
+        tw_out_putc(o, ',');
+        json_string(o, "format", p->inputs[i].format, strlen(p->inputs[i].format));
+        tw_out_putc(o, '}');
+    }
+    tw_out_str(o, "],\n\"scopes\":[");
+    for (size_t i = 0; i < p->n; i++) {
+        const tw_scope_stats *r = &p->rows[i];
+        tw_out_str(o, i ? ",\n{" : "\n{");
+        json_string(o, "name", r->name, r->name_len);
+        if (p->by_thread) {
+            json_key(o, "pid", r->pid, false);
+            tw_out_str(o, ",\"tid\":");
+            tw_out_u64(o, r->tid);
+        }
+        json_key(o, "count", (int64_t)r->count, false);
+        json_key(o, "incomplete", (int64_t)r->incomplete, false);
+        json_stat(o, "net", &r->net, false);
+        json_stat(o, "gross", &r->gross, true);
+        json_stat(o, "call", &r->call, true);
+        json_interval(o, "period", &r->period, false);
+        json_interval(o, "outside", &r->outside, true);
+        tw_out_putc(o, '}');
+    }
+    tw_out_str(o, "],\n\"problems\":{");
+    for (size_t k = 0; k < p->nproblems; k++) {
+        if (k) tw_out_putc(o, ',');
+        tw_out_json_str(o, p->problems[k].id, strlen(p->problems[k].id));
+        tw_out_putc(o, ':');
+        tw_out_u64(o, p->problems[k].n);
+    }
+    tw_out_str(o, "}}\n");
+}
+
+/* ---- reading a JSON report ---------------------------------------------------- */
+
+typedef struct reading {
+    tw_profile *p;
+    tw_diag_sink *diag;
+    const char *file;
+} reading;
+
+static bool bad(reading *rd, const tw_jval *at, const char *fmt, const char *what) {
+    tw_loc loc = {.file = rd->file, .kind = TW_LOC_TEXT, .line = at ? at->line : 1,
+                  .col = at ? at->col : 1};
+    char msg[256];
+    snprintf(msg, sizeof msg, fmt, what);
+    tw_report(rd->diag, TW_R_BAD_RECORD, &loc, "%s", msg);
+    return false;
+}
+
+static bool get_int(reading *rd, const tw_jval *obj, const char *key, int64_t *out) {
+    *out = 0;
+    const tw_jval *v = tw_json_get(obj, key);
+    if (!v || v->type != TW_JINT) return bad(rd, v ? v : obj, "expected an integer '%s'", key);
+    *out = v->i;
+    return true;
+}
+
+static bool get_count(reading *rd, const tw_jval *obj, const char *key, uint64_t *out) {
+    int64_t v = 0;
+    if (!get_int(rd, obj, key, &v)) return false;
+    if (v < 0) return bad(rd, tw_json_get(obj, key), "'%s' must not be negative", key);
+    *out = (uint64_t)v;
+    return true;
+}
+
+/* A string member; "<key>_base64" holds the exact bytes when present. */
+static bool get_str(reading *rd, const tw_jval *obj, const char *key, const char **s, size_t *n) {
+    char k64[64];
+    snprintf(k64, sizeof k64, "%s_base64", key);
+    const tw_jval *v = tw_json_get(obj, k64);
+    if (v && v->type == TW_JSTR) {
+        size_t len = tw_base64_decode(v->s, v->len, (unsigned char *)v->s);
+        if (len == (size_t)-1) return bad(rd, v, "invalid base64 in '%s'", k64);
+        v->s[len] = '\0';
+        ((tw_jval *)v)->len = len;
+    } else {
+        v = tw_json_get(obj, key);
+    }
+    if (!v || v->type != TW_JSTR) return bad(rd, v ? v : obj, "expected a string '%s'", key);
+    *s = v->s;
+    *n = v->len;
+    return true;
+}
+
+/* net: {total,min,max,avg}; gross, call: {total,sum,min,max,avg} */
+static bool get_stat(reading *rd, const tw_jval *row, const char *key, uint64_t count,
+                     bool with_sum, tw_stat *st) {
+    const tw_jval *o = tw_json_get(row, key);
+    if (!o || o->type != TW_JOBJ) return bad(rd, o ? o : row, "expected an object '%s'", key);
+    memset(st, 0, sizeof *st);
+    st->n = count;
+    if (!get_int(rd, o, "total", &st->total) || !get_int(rd, o, "min", &st->min) ||
+        !get_int(rd, o, "max", &st->max))
+        return false;
+    st->sum = st->total;
+    return !with_sum || get_int(rd, o, "sum", &st->sum);
+}
+
+/* period: null or {count,sum,min,max,avg}; outside: null or
+ * {count,total,min,max,avg} */
+static bool get_interval(reading *rd, const tw_jval *row, const char *key, bool with_total,
+                         tw_stat *st) {
+    const tw_jval *o = tw_json_get(row, key);
+    memset(st, 0, sizeof *st);
+    if (o && o->type == TW_JNULL) return true;
+    if (!o || o->type != TW_JOBJ) return bad(rd, o ? o : row, "expected an object or null '%s'", key);
+    if (!get_count(rd, o, "count", &st->n) || !get_int(rd, o, "min", &st->min) ||
+        !get_int(rd, o, "max", &st->max) || !get_int(rd, o, with_total ? "total" : "sum", &st->sum))
+        return false;
+    if (with_total) st->total = st->sum;
+    return true;
+}
+
+static bool read_row(reading *rd, const tw_jval *row) {
+    if (row->type != TW_JOBJ) return bad(rd, row, "expected an object in '%s'", "scopes");
+    const char *name;
+    size_t len;
+    if (!get_str(rd, row, "name", &name, &len)) return false;
+    tw_scope_stats r;
+    memset(&r, 0, sizeof r);
+    const tw_jval *pid = tw_json_get(row, "pid"), *tid = tw_json_get(row, "tid");
+    if (pid || tid) {
+        int64_t vp = 0, vt = 0;
+        if (!get_int(rd, row, "pid", &vp) || !get_int(rd, row, "tid", &vt)) return false;
+        if (vp < 0 || vp > (int64_t)UINT32_MAX || vt < 0)
+            return bad(rd, pid, "'%s' out of range", "pid or tid");
+        r.by_thread = true;
+        r.pid = (uint32_t)vp;
+        r.tid = (uint64_t)vt;
+    }
+    if (!get_count(rd, row, "count", &r.count) || !get_count(rd, row, "incomplete", &r.incomplete) ||
+        !get_stat(rd, row, "net", r.count, false, &r.net) ||
+        !get_stat(rd, row, "gross", r.count, true, &r.gross) ||
+        !get_stat(rd, row, "call", r.count, true, &r.call) ||
+        !get_interval(rd, row, "period", false, &r.period) ||
+        !get_interval(rd, row, "outside", true, &r.outside))
+        return false;
+    tw_scope_stats *dst = new_row(rd->p, name, len);
+    if (!dst) {
+        tw_report(rd->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        return false;
+    }
+    const char *own = dst->name;
+    *dst = r;
+    dst->name = own;
+    dst->name_len = len;
+    return true;
+}
+
+static bool read_doc(reading *rd, const tw_jval *doc) {
+    const tw_jval *schema = tw_json_get(doc, "schema");
+    if (doc->type != TW_JOBJ || !schema || schema->type != TW_JSTR || strcmp(schema->s, SCHEMA))
+        return bad(rd, schema ? schema : doc,
+                   "not a tracewright statistics report (expected \"schema\":\"%s\")", SCHEMA);
+    uint64_t events, threads;
+    if (!get_count(rd, doc, "events", &events) || !get_count(rd, doc, "threads", &threads))
+        return false;
+    const tw_jval *clock = tw_json_get(doc, "clock");
+    int c = -1;
+    for (int k = 0; clock && clock->type == TW_JSTR && k < 4; k++)
+        if (strcmp(clock->s, clock_names[k]) == 0) c = k;
+    if (c < 0)
+        return bad(rd, clock ? clock : doc, "expected \"%s\" to be none, trace, wall or mixed",
+                   "clock");
+    int64_t first = 0, last = 0;
+    if (c != CLOCK_NONE &&
+        (!get_int(rd, doc, "begin_ns", &first) || !get_int(rd, doc, "end_ns", &last)))
+        return false;
+    const tw_jval *inputs = tw_json_get(doc, "inputs"), *scopes = tw_json_get(doc, "scopes"),
+                  *problems = tw_json_get(doc, "problems");
+    if (!inputs || inputs->type != TW_JARR) return bad(rd, inputs ? inputs : doc, "expected an array '%s'", "inputs");
+    if (!scopes || scopes->type != TW_JARR) return bad(rd, scopes ? scopes : doc, "expected an array '%s'", "scopes");
+    if (!problems || problems->type != TW_JOBJ)
+        return bad(rd, problems ? problems : doc, "expected an object '%s'", "problems");
+    for (size_t i = 0; i < inputs->len; i++) {
+        const char *path, *format;
+        size_t pn, fn;
+        if (!get_str(rd, &inputs->items[i], "path", &path, &pn) ||
+            !get_str(rd, &inputs->items[i], "format", &format, &fn))
+            return false;
+        if (tw_profile_add_input(rd->p, path, format) != TW_OK) return false;
+    }
+    for (size_t i = 0; i < scopes->len; i++)
+        if (!read_row(rd, &scopes->items[i])) return false;
+    for (size_t i = 0; i < problems->len; i++) {
+        const tw_jval *n = &problems->items[i];
+        if (n->type != TW_JINT || n->i < 0) return bad(rd, n, "expected a count for '%s'", problems->keys[i]);
+        if (add_problem(rd->p, problems->keys[i], strlen(problems->keys[i]), (uint64_t)n->i) != TW_OK)
+            return false;
+    }
+    rd->p->events += events;
+    rd->p->threads += threads;
+    if (c != CLOCK_NONE) add_bounds(rd->p, (enum clock)c, first, last);
+    return true;
+}
+
+int tw_profile_read_json(tw_profile *p, tw_input *in, tw_diag_sink *diag) {
+    tw_buf text = {0};
+    tw_line l;
+    int rc;
+    while ((rc = tw_input_getline(in, &l)) == 1) {
+        if (!tw_buf_append(&text, l.s, l.len) || !tw_buf_append(&text, "\n", 1)) {
+            tw_report(diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+            tw_buf_free(&text);
+            return TW_ERR;
+        }
+    }
+    if (rc < 0) {
+        tw_buf_free(&text);
+        return TW_ERR;
+    }
+    char err[128];
+    uint64_t line, col;
+    tw_jval *doc = tw_json_parse(text.p ? text.p : "", text.len, err, sizeof err, &line, &col);
+    tw_buf_free(&text);
+    reading rd = {.p = p, .diag = diag, .file = tw_input_name(in)};
+    if (!doc) {
+        tw_loc loc = {.file = rd.file, .kind = TW_LOC_TEXT, .line = line, .col = col};
+        tw_report(diag, TW_R_BAD_RECORD, &loc, "%s", err);
+        return TW_ERR;
+    }
+    bool ok = read_doc(&rd, doc);
+    tw_json_free(doc);
+    return ok ? TW_OK : TW_ERR;
+}
+
+void tw_profile_write(const tw_profile *p, tw_profile_format f, tw_output *out) {
+    switch (f) {
+    case TW_PROFILE_TABLE: write_table(p, out); break;
+    case TW_PROFILE_CSV: write_csv(p, out); break;
+    case TW_PROFILE_JSON: write_json(p, out); break;
+    }
+}

@@ -1,0 +1,176 @@
+/*
+ * Per-scope statistics on top of the pairing engine: one row per
+ * (thread, scope name), in order of first entry.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "tracewright/stats.h"
+
+typedef struct row_state {
+    uint64_t active;  /* invocations of this scope open on its thread */
+    bool have_entry, have_exit;
+    int64_t last_entry, last_exit;
+} row_state;
+
+struct tw_stats {
+    tw_pairing *pairing;
+    tw_diag_sink *diag;
+    tw_scope_stats *rows;
+    row_state *state;
+    size_t nrows, cap;
+    tw_u64map index;  /* (thread << 32 | name id) -> row + 1 */
+    uint64_t events;
+    bool have_bounds;
+    int64_t first, last;
+    bool failed;
+};
+
+static inline int64_t sat_add(int64_t a, int64_t b) {
+    int64_t r;
+    if (tw_add_i64(a, b, &r)) return r;
+    return b > 0 ? INT64_MAX : INT64_MIN;
+}
+
+void tw_stat_add(tw_stat *s, int64_t v, bool to_total) {
+    if (s->n == 0 || v < s->min) s->min = v;
+    if (s->n == 0 || v > s->max) s->max = v;
+    s->n++;
+    s->sum = sat_add(s->sum, v);
+    if (to_total) s->total = sat_add(s->total, v);
+}
+
+void tw_stat_merge(tw_stat *into, const tw_stat *from) {
+    if (from->n == 0) return;
+    if (into->n == 0 || from->min < into->min) into->min = from->min;
+    if (into->n == 0 || from->max > into->max) into->max = from->max;
+    into->n += from->n;
+    into->sum = sat_add(into->sum, from->sum);
+    into->total = sat_add(into->total, from->total);
+}
+
+int64_t tw_stat_avg(const tw_stat *s) {
+    if (s->n == 0) return 0;
+    if (s->n > (uint64_t)INT64_MAX) return 0;
+    return tw_round_div(s->sum, (int64_t)s->n, NULL);
+}
+
+/* The row of a frame's (thread, name), created on its first entry. */
+static size_t row_of(tw_stats *s, const tw_frame *f) {
+    uint64_t key = (uint64_t)f->thread << 32 | f->name->id;
+    uintptr_t r = (uintptr_t)tw_u64map_get(&s->index, key);
+    if (r) return r - 1;
+    if (s->nrows == s->cap) {
+        size_t nc = s->cap ? s->cap * 2 : 64;
+        tw_scope_stats *nr = realloc(s->rows, nc * sizeof *nr);
+        if (nr) s->rows = nr;
+        row_state *ns = nr ? realloc(s->state, nc * sizeof *ns) : NULL;
+        if (!ns) return (size_t)-1;
+        s->state = ns;
+        s->cap = nc;
+    }
+    if (!tw_u64map_put(&s->index, key, (void *)(uintptr_t)(s->nrows + 1))) return (size_t)-1;
+    tw_scope_stats *row = &s->rows[s->nrows];
+    memset(row, 0, sizeof *row);
+    row->name = f->name->s;
+    row->name_len = f->name->len;
+    row->by_thread = true;
+    row->pid = f->pid;
+    row->tid = f->tid;
+    memset(&s->state[s->nrows], 0, sizeof s->state[0]);
+    return s->nrows++;
+}
+
+static void on_open(void *user, const tw_frame *f) {
+    tw_stats *s = user;
+    size_t i = row_of(s, f);
+    if (i == (size_t)-1) {
+        if (!s->failed)
+            tw_report(s->diag, TW_R_OUT_OF_MEMORY, &f->loc, "out of memory for statistics");
+        s->failed = true;
+        return;
+    }
+    tw_scope_stats *row = &s->rows[i];
+    row_state *st = &s->state[i];
+    row->count++;
+    if (st->have_entry) {
+        int64_t d;
+        if (!tw_sub_i64(f->begin, st->last_entry, &d) || d < 0) d = 0;
+        tw_stat_add(&row->period, d, false);
+    }
+    st->have_entry = true;
+    st->last_entry = f->begin;
+    if (st->active == 0 && st->have_exit) {
+        int64_t d;
+        if (!tw_sub_i64(f->begin, st->last_exit, &d) || d < 0) d = 0;
+        tw_stat_add(&row->outside, d, true);
+    }
+    st->active++;
+}
+
+static void on_close(void *user, const tw_frame *f, int64_t end, tw_close_how how,
+                     const tw_scope_times *t) {
+    tw_stats *s = user;
+    uintptr_t r = (uintptr_t)tw_u64map_get(&s->index, (uint64_t)f->thread << 32 | f->name->id);
+    if (!r) return;  /* its entry could not be recorded (out of memory) */
+    tw_scope_stats *row = &s->rows[r - 1];
+    row_state *st = &s->state[r - 1];
+    if (st->active) st->active--;
+    if (how != TW_CLOSED_BY_END) row->incomplete++;
+    bool outermost = st->active == 0;
+    tw_stat_add(&row->net, t->net, true);
+    tw_stat_add(&row->gross, t->gross, outermost);
+    tw_stat_add(&row->call, t->call, outermost);
+    if (outermost) {
+        st->have_exit = true;
+        st->last_exit = end;
+    }
+}
+
+tw_stats *tw_stats_new(tw_diag_sink *diag) {
+    tw_stats *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->diag = diag;
+    tw_pairing_hooks h = {.user = s, .open = on_open, .close = on_close};
+    s->pairing = tw_pairing_new(&h, diag);
+    if (!s->pairing) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void tw_stats_free(tw_stats *s) {
+    if (!s) return;
+    tw_pairing_free(s->pairing);
+    tw_u64map_free(&s->index);
+    free(s->rows);
+    free(s->state);
+    free(s);
+}
+
+int tw_stats_event(tw_stats *s, const tw_event *ev) {
+    s->events++;
+    if (!s->have_bounds || ev->ts < s->first) s->first = ev->ts;
+    if (!s->have_bounds || ev->ts > s->last) s->last = ev->ts;
+    s->have_bounds = true;
+    if (tw_pairing_event(s->pairing, ev) != TW_OK || s->failed) return TW_ERR;
+    return TW_OK;
+}
+
+int tw_stats_finish(tw_stats *s) {
+    if (tw_pairing_finish(s->pairing) != TW_OK || s->failed) return TW_ERR;
+    return TW_OK;
+}
+
+size_t tw_stats_scope_count(const tw_stats *s) { return s->nrows; }
+const tw_scope_stats *tw_stats_scope(const tw_stats *s, size_t i) { return &s->rows[i]; }
+uint64_t tw_stats_event_count(const tw_stats *s) { return s->events; }
+size_t tw_stats_thread_count(const tw_stats *s) { return tw_pairing_thread_count(s->pairing); }
+
+bool tw_stats_bounds(const tw_stats *s, int64_t *first, int64_t *last) {
+    *first = s->first;
+    *last = s->last;
+    return s->have_bounds;
+}

@@ -1,0 +1,36 @@
+# reports of parts, merged, equal the report of the whole, byte for byte --
+# with recursion (gross sums), periods and outside times, problems, and
+# both row layouts
+cat >part_10.log <<'END'
+opening log file 1184158800.000000 seconds past January 1st 1970
+corresponding to 0 ms after timer start
+Process id is 10
+000000 1 { work
+000010 1 { work
+000020 1 } work
+000030 1 } work
+000050 1 { work
+000055 1 } work
+000060 2 { idle
+000090 2 } idle
+END
+cat >part_20.log <<'END'
+opening log file 1184158800.500000 seconds past January 1st 1970
+corresponding to 0 ms after timer start
+Process id is 20
+000000 1 { work
+000007 1 } work
+000011 1 { work
+000019 1 { work
+000023 1 } work
+000029 1 } work
+000031 7 { idle
+END
+for by in scope thread; do
+    tracewright stats --by $by --format json part_10.log part_20.log >whole.json 2>/dev/null
+    tracewright stats --by $by --format json part_10.log >a.json
+    tracewright stats --by $by --format json part_20.log >b.json 2>/dev/null
+    tracewright stats --by $by --format json --merge a.json b.json >merged.json
+    cmp whole.json merged.json && echo "by $by: merged = whole"
+done
+tracewright stats --merge a.json b.json

@@ -1,0 +1,315 @@
+/* Unit tests of the pairing and statistics engines, with hand-computed
+ * expectations (the arithmetic is written next to each check). */
+#include <stdlib.h>
+
+#include "harness.h"
+
+/*
+ * Feed events written as "TID KIND NAME TS; ..." where KIND is B (begin),
+ * E (end), S (suspend), R (resume) or I (instant).  pid is always 1.
+ */
+typedef struct run {
+    tu_diags d;
+    tw_strtab *names;
+    tw_stats *stats;
+} run;
+
+static void feed(run *r, const char *script) {
+    tu_diags_init(&r->d);
+    r->names = tw_strtab_new();
+    r->stats = tw_stats_new(&r->d.sink);
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s", script);
+    uint64_t line = 0;
+    for (char *tok = strtok(buf, ";"); tok; tok = strtok(NULL, ";")) {
+        unsigned long long tid;
+        char kind, name[64];
+        long long ts;
+        if (sscanf(tok, " %llu %c %63s %lld", &tid, &kind, name, &ts) != 4) {
+            tu_fail(__FILE__, __LINE__, "bad script item '%s'", tok);
+            continue;
+        }
+        tw_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.kind = kind == 'B' ? TW_BEGIN : kind == 'E' ? TW_END : kind == 'S' ? TW_SUSPEND
+                  : kind == 'R' ? TW_RESUME : TW_INSTANT;
+        ev.pid = 1;
+        ev.tid = tid;
+        ev.ts = ts;
+        ev.name = tw_intern_cstr(r->names, name);
+        ev.loc.kind = TW_LOC_TEXT;
+        ev.loc.file = "t";
+        ev.loc.line = ++line;
+        ev.loc.col = 1;
+        CHECK_EQ_I(tw_stats_event(r->stats, &ev), TW_OK);
+    }
+    CHECK_EQ_I(tw_stats_finish(r->stats), TW_OK);
+}
+
+static void done(run *r) {
+    tw_stats_free(r->stats);
+    tw_strtab_free(r->names);
+}
+
+static const tw_scope_stats *row(run *r, uint64_t tid, const char *name) {
+    for (size_t i = 0; i < tw_stats_scope_count(r->stats); i++) {
+        const tw_scope_stats *s = tw_stats_scope(r->stats, i);
+        if (s->tid == tid && strcmp(s->name, name) == 0) return s;
+    }
+    tu_fail(__FILE__, __LINE__, "no row for %s on thread %llu", name, (unsigned long long)tid);
+    static tw_scope_stats none;
+    return &none;
+}
+
+/* total, sum, min, max, n */
+#define CHECK_STAT(st, t, su, mi, ma, nn)  \
+    do {                                   \
+        CHECK_EQ_I((st).total, (t));       \
+        CHECK_EQ_I((st).sum, (su));        \
+        CHECK_EQ_I((st).min, (mi));        \
+        CHECK_EQ_I((st).max, (ma));        \
+        CHECK_EQ_U((st).n, (nn));          \
+    } while (0)
+
+void test_stats_nesting(void) {
+    run r;
+    feed(&r, "1 B a 0; 1 B b 10; 1 B c 20; 1 E c 25; 1 E b 40; 1 B b 50; 1 E b 60; 1 E a 100");
+    /* c: call 5, no children: net 5 */
+    const tw_scope_stats *c = row(&r, 1, "c");
+    CHECK_EQ_U(c->count, 1);
+    CHECK_STAT(c->net, 5, 5, 5, 5, 1);
+    /* b#1: call 30, net 30-5 = 25; b#2: call 10, net 10 */
+    const tw_scope_stats *b = row(&r, 1, "b");
+    CHECK_EQ_U(b->count, 2);
+    CHECK_STAT(b->net, 35, 35, 10, 25, 2);
+    CHECK_STAT(b->gross, 40, 40, 10, 30, 2);
+    CHECK_STAT(b->call, 40, 40, 10, 30, 2);
+    CHECK_EQ_I(tw_stat_avg(&b->net), 18); /* 17.5 rounds up */
+    CHECK_STAT(b->period, 0, 40, 40, 40, 1);   /* entries 10 -> 50 */
+    CHECK_STAT(b->outside, 10, 10, 10, 10, 1); /* exit 40 -> entry 50 */
+    /* a: call 100, net 100 - (30 + 10) = 60 */
+    const tw_scope_stats *a = row(&r, 1, "a");
+    CHECK_STAT(a->net, 60, 60, 60, 60, 1);
+    CHECK_STAT(a->gross, 100, 100, 100, 100, 1);
+    CHECK_EQ_U(a->period.n, 0);
+    CHECK_EQ_U(a->outside.n, 0);
+    CHECK_EQ_U(r.d.n, 0);
+    /* rows in order of first entry */
+    CHECK_STR(tw_stats_scope(r.stats, 0)->name, "a");
+    CHECK_STR(tw_stats_scope(r.stats, 2)->name, "c");
+    CHECK_EQ_U(tw_stats_event_count(r.stats), 8);
+    done(&r);
+}
+
+void test_stats_recursion(void) {
+    run r;
+    /* direct: f3 call 10 net 10; f2 call 40 net 30; f1 call 100 net 60 */
+    feed(&r, "1 B f 0; 1 B f 10; 1 B f 20; 1 E f 30; 1 E f 50; 1 E f 100");
+    const tw_scope_stats *f = row(&r, 1, "f");
+    CHECK_EQ_U(f->count, 3);
+    CHECK_STAT(f->net, 100, 100, 10, 60, 3);    /* self time never overlaps */
+    CHECK_STAT(f->gross, 100, 150, 10, 100, 3); /* total: outermost only */
+    CHECK_STAT(f->call, 100, 150, 10, 100, 3);
+    CHECK_EQ_I(tw_stat_avg(&f->gross), 50);
+    CHECK_STAT(f->period, 0, 20, 10, 10, 2);
+    CHECK_EQ_U(f->outside.n, 0);
+    done(&r);
+    /* indirect: f -> g -> f; inner f call 10 net 10, g call 30 net 20,
+     * outer f call 100 net 70 */
+    feed(&r, "1 B f 0; 1 B g 10; 1 B f 20; 1 E f 30; 1 E g 40; 1 E f 100");
+    f = row(&r, 1, "f");
+    CHECK_STAT(f->net, 80, 80, 10, 70, 2);
+    CHECK_STAT(f->gross, 100, 110, 10, 100, 2);
+    CHECK_STAT(f->period, 0, 20, 20, 20, 1);
+    const tw_scope_stats *g = row(&r, 1, "g");
+    CHECK_STAT(g->net, 20, 20, 20, 20, 1);
+    CHECK_STAT(g->gross, 30, 30, 30, 30, 1);
+    CHECK_EQ_U(r.d.n, 0);
+    done(&r);
+}
+
+void test_stats_zero_length(void) {
+    run r;
+    feed(&r, "1 B a 5; 1 E a 5; 1 B a 5; 1 E a 5");
+    const tw_scope_stats *a = row(&r, 1, "a");
+    CHECK_EQ_U(a->count, 2);
+    CHECK_STAT(a->net, 0, 0, 0, 0, 2);
+    CHECK_STAT(a->period, 0, 0, 0, 0, 1);
+    CHECK_STAT(a->outside, 0, 0, 0, 0, 1);
+    CHECK_EQ_U(r.d.n, 0);
+    done(&r);
+}
+
+void test_stats_repairs(void) {
+    run r;
+    /* the end of a closes b at 30 (unclosed-scope); an end of x matches
+     * nothing (unmatched-end) */
+    feed(&r, "1 B a 0; 1 B b 10; 1 E x 20; 1 E a 30");
+    const tw_scope_stats *b = row(&r, 1, "b");
+    CHECK_EQ_U(b->count, 1);
+    CHECK_EQ_U(b->incomplete, 1);
+    CHECK_STAT(b->call, 20, 20, 20, 20, 1);
+    const tw_scope_stats *a = row(&r, 1, "a");
+    CHECK_EQ_U(a->incomplete, 0);
+    CHECK_STAT(a->net, 10, 10, 10, 10, 1);
+    CHECK_EQ_U(r.d.n, 2);
+    CHECK_STR(r.d.rule[0], "unmatched-end");
+    CHECK_EQ_U(r.d.line[0], 3);
+    CHECK_STR(r.d.msg[0], "end of 'x' matches no open scope on thread 1; ignored");
+    CHECK_STR(r.d.rule[1], "unclosed-scope");
+    CHECK_EQ_U(r.d.line[1], 2); /* where b began */
+    CHECK_STR(r.d.msg[1], "scope 'b' has no end of its own; closed by the end of 'a' at line 4");
+    done(&r);
+    /* still open at the end: closed at the last time seen on the thread (50,
+     * an instant); thread 2's own last time is 7 */
+    feed(&r, "1 B a 0; 1 B b 10; 2 B c 5; 2 I tick 7; 1 I tick 50");
+    b = row(&r, 1, "b");
+    CHECK_STAT(b->call, 40, 40, 40, 40, 1);
+    CHECK_EQ_U(b->incomplete, 1);
+    a = row(&r, 1, "a");
+    CHECK_STAT(a->call, 50, 50, 50, 50, 1);
+    CHECK_STAT(a->net, 10, 10, 10, 10, 1);
+    CHECK_STAT(row(&r, 2, "c")->call, 2, 2, 2, 2, 1);
+    CHECK_EQ_U(r.d.n, 3);
+    CHECK_STR(r.d.rule[0], "unclosed-at-eof");
+    CHECK_STR(r.d.msg[0], "scope 'b' is still open at the end of the input; closed at the last "
+                          "time seen on thread 1");
+    CHECK_EQ_U(tw_stats_thread_count(r.stats), 2);
+    done(&r);
+    /* an end before its begin counts as 0 */
+    feed(&r, "1 B a 10; 1 E a 4");
+    CHECK_STAT(row(&r, 1, "a")->call, 0, 0, 0, 0, 1);
+    CHECK_EQ_U(r.d.n, 1);
+    CHECK_STR(r.d.msg[0], "scope 'a' ends 6 ns before it begins; its duration counts as 0");
+    done(&r);
+}
+
+void test_stats_threads(void) {
+    run r;
+    /* the same names on two threads, interleaved: separate stacks and rows */
+    feed(&r, "1 B a 0; 2 B a 5; 1 B b 10; 2 E a 15; 1 E b 20; 2 B a 25; 1 E a 30; 2 E a 35");
+    const tw_scope_stats *a1 = row(&r, 1, "a"), *a2 = row(&r, 2, "a");
+    CHECK_STAT(a1->net, 20, 20, 20, 20, 1);    /* 30 - (20 - 10) */
+    CHECK_STAT(a2->net, 20, 20, 10, 10, 2);    /* 10 + 10 */
+    CHECK_STAT(a2->period, 0, 20, 20, 20, 1);  /* 5 -> 25 */
+    CHECK_STAT(a2->outside, 10, 10, 10, 10, 1); /* 15 -> 25 */
+    CHECK_EQ_U(a1->period.n, 0);
+    CHECK_EQ_U(r.d.n, 0);
+    CHECK_EQ_U(tw_stats_thread_count(r.stats), 2);
+    int64_t first, last;
+    CHECK(tw_stats_bounds(r.stats, &first, &last));
+    CHECK_EQ_I(first, 0);
+    CHECK_EQ_I(last, 35);
+    done(&r);
+}
+
+void test_stats_preemption(void) {
+    run r;
+    /* suspended 10..30 with no child begin: preempted, gross 50 - 20 */
+    feed(&r, "1 B a 0; 1 S a 10; 1 R a 30; 1 E a 50");
+    const tw_scope_stats *a = row(&r, 1, "a");
+    CHECK_STAT(a->call, 50, 50, 50, 50, 1);
+    CHECK_STAT(a->gross, 30, 30, 30, 30, 1);
+    CHECK_STAT(a->net, 30, 30, 30, 30, 1);
+    done(&r);
+    /* suspended for a call: b runs 10..20; nothing is preempted */
+    feed(&r, "1 B a 0; 1 S a 10; 1 B b 10; 1 E b 20; 1 R a 20; 1 E a 50");
+    a = row(&r, 1, "a");
+    CHECK_STAT(a->gross, 50, 50, 50, 50, 1);
+    CHECK_STAT(a->net, 40, 40, 40, 40, 1);
+    CHECK_STAT(row(&r, 1, "b")->gross, 10, 10, 10, 10, 1);
+    done(&r);
+    /* preemption inside b also leaves a's gross: b call 25 gross 15;
+     * a call 40 gross 30 net 30 - 15 */
+    feed(&r, "1 B a 0; 1 B b 5; 1 S b 10; 1 R b 20; 1 E b 30; 1 E a 40");
+    CHECK_STAT(row(&r, 1, "b")->gross, 15, 15, 15, 15, 1);
+    CHECK_STAT(row(&r, 1, "b")->call, 25, 25, 25, 25, 1);
+    a = row(&r, 1, "a");
+    CHECK_STAT(a->gross, 30, 30, 30, 30, 1);
+    CHECK_STAT(a->net, 15, 15, 15, 15, 1);
+    CHECK_EQ_U(r.d.n, 0);
+    done(&r);
+    /* another thread's events do not end a suspension */
+    feed(&r, "1 B a 0; 1 S a 10; 2 B x 12; 2 E x 14; 1 R a 30; 1 E a 50; 1 S zz 60");
+    CHECK_STAT(row(&r, 1, "a")->gross, 30, 30, 30, 30, 1);
+    CHECK_EQ_U(r.d.n, 1);
+    CHECK_STR(r.d.rule[0], "unmatched-suspend");
+    CHECK_STR(r.d.msg[0], "suspend of 'zz' matches no open scope on thread 1; ignored");
+    done(&r);
+}
+
+static char hook_log[512];
+
+static void log_open(void *user, const tw_frame *f) {
+    (void)user;
+    size_t n = strlen(hook_log);
+    snprintf(hook_log + n, sizeof hook_log - n, "+%s@%lld/%zu ", f->name->s, (long long)f->begin,
+             f->depth);
+}
+
+static void log_close(void *user, const tw_frame *f, int64_t end, tw_close_how how,
+                      const tw_scope_times *t) {
+    (void)user;
+    size_t n = strlen(hook_log);
+    snprintf(hook_log + n, sizeof hook_log - n, "-%s@%lld%s(%lld,%lld,%lld) ", f->name->s,
+             (long long)end, how == TW_CLOSED_BY_END ? "" : how == TW_CLOSED_BY_OUTER ? "!" : "$",
+             (long long)t->call, (long long)t->gross, (long long)t->net);
+}
+
+void test_stats_pairing_hooks(void) {
+    /* the pairing engine alone: opens, then closes innermost first, with the
+     * way each scope was closed (! by an outer end, $ at the end of input) */
+    hook_log[0] = '\0';
+    tu_diags d;
+    tu_diags_init(&d);
+    tw_strtab *st = tw_strtab_new();
+    tw_pairing_hooks h = {.open = log_open, .close = log_close};
+    tw_pairing *p = tw_pairing_new(&h, &d.sink);
+    static const struct {
+        tw_kind k;
+        const char *name;
+        int64_t ts;
+    } evs[] = {{TW_BEGIN, "a", 0}, {TW_BEGIN, "b", 1}, {TW_BEGIN, "c", 2}, {TW_END, "a", 3},
+               {TW_BEGIN, "d", 4}, {TW_META, "trace_end", 9}};
+    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++) {
+        tw_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.kind = evs[i].k;
+        ev.name = tw_intern_cstr(st, evs[i].name);
+        ev.ts = evs[i].ts;
+        ev.tid = 7;
+        CHECK_EQ_I(tw_pairing_event(p, &ev), TW_OK);
+    }
+    CHECK_EQ_I(tw_pairing_finish(p), TW_OK);
+    CHECK_STR(hook_log, "+a@0/0 +b@1/1 +c@2/2 -c@3!(1,1,1) -b@3!(2,2,1) -a@3(3,3,1) +d@4/0 "
+                        "-d@4$(0,0,0) ");
+    /* metadata events are not on a thread */
+    CHECK_EQ_U(tw_pairing_thread_count(p), 1);
+    uint32_t pid;
+    uint64_t tid;
+    tw_pairing_thread(p, 0, &pid, &tid);
+    CHECK_EQ_U(tid, 7);
+    CHECK_EQ_U(d.n, 3);
+    tw_pairing_free(p);
+    tw_strtab_free(st);
+}
+
+void test_stat_arithmetic(void) {
+    tw_stat a = {0}, b = {0};
+    CHECK_EQ_I(tw_stat_avg(&a), 0);
+    tw_stat_add(&a, 5, true);
+    tw_stat_add(&a, 10, false);
+    CHECK_STAT(a, 5, 15, 5, 10, 2);
+    CHECK_EQ_I(tw_stat_avg(&a), 8); /* 7.5 rounds up */
+    tw_stat_add(&b, -4, true);
+    tw_stat_merge(&a, &b);
+    CHECK_STAT(a, 1, 11, -4, 10, 3);
+    tw_stat empty = {0};
+    tw_stat_merge(&a, &empty); /* no values: min and max stay */
+    CHECK_STAT(a, 1, 11, -4, 10, 3);
+    tw_stat big = {0};
+    tw_stat_add(&big, INT64_MAX, true);
+    tw_stat_add(&big, INT64_MAX, true); /* saturates instead of wrapping */
+    CHECK_EQ_I(big.sum, INT64_MAX);
+    CHECK_EQ_I(big.total, INT64_MAX);
+}
