@@ -49,12 +49,6 @@ typedef enum tw_rule {
     /* merging several inputs */
     TW_R_NO_COMMON_CLOCK, /* no-common-clock */
     TW_R_PID_COLLISION,   /* pid-collision */
-    /* scope pairing */
-    TW_R_UNMATCHED_END,   /* unmatched-end */
-    TW_R_UNCLOSED_SCOPE,  /* unclosed-scope */
-    TW_R_UNCLOSED_AT_EOF, /* unclosed-at-eof */
-    TW_R_UNMATCHED_SUSPEND, /* unmatched-suspend */
-    TW_R_TIME_BACKWARDS,  /* time-goes-backwards */
     /* writers */
     TW_R_LOSSY,           /* lossy-conversion */
     TW_R_PRECISION,       /* precision-loss */
@@ -68,6 +62,14 @@ typedef enum tw_rule {
     TW_R_LMS_DUP_LABEL,   /* lms-duplicate-label */
     TW_R_LMS_REDEFINED,   /* lms-id-redefined */
     TW_R_LMS_LEGACY,      /* lms-legacy-format */
+    /* scope pairing and statistics */
+    TW_R_UNMATCHED_END,   /* unmatched-end */
+    TW_R_UNCLOSED_SCOPE,  /* unclosed-scope */
+    TW_R_UNCLOSED_AT_EOF, /* unclosed-at-eof */
+    TW_R_UNMATCHED_SUSPEND, /* unmatched-suspend */
+    TW_R_TIME_BACKWARDS,  /* time-goes-backwards */
+    TW_R_DUPLICATE_INPUT, /* duplicate-input */
+    /* new rules are added here, so that the numbers of the others stay */
     TW_RULE_COUNT
 } tw_rule;
 

@@ -169,10 +169,17 @@ int tw_profile_read_json(tw_profile *p, tw_input *in, tw_diag_sink *diag);
 /* Merge the rows of each scope name (by_thread false) or keep one row per
  * (pid, tid, name) (by_thread true; every row must carry a thread). */
 int tw_profile_group(tw_profile *p, bool by_thread, tw_diag_sink *diag);
-/* Keep only rows whose name matches (an already compiled regex_t * from
- * <regex.h>, may be NULL) and whose tid is `tid` (when has_tid; rows that
- * are not per thread never match it, so filter before grouping per scope). */
-void tw_profile_filter(tw_profile *p, const void *regex, bool has_tid, uint64_t tid);
+/* Which rows to keep: names matching `regex` (a compiled regex_t * from
+ * <regex.h>, or NULL), and the given pid and/or tid.  Rows that are not
+ * per thread never match a pid or tid, so filter before grouping per scope. */
+typedef struct tw_row_filter {
+    const void *regex;
+    bool has_pid, has_tid;
+    uint32_t pid;
+    uint64_t tid;
+} tw_row_filter;
+
+void tw_profile_filter(tw_profile *p, const tw_row_filter *f);
 void tw_profile_sort(tw_profile *p, tw_sort by);
 /* Keep the first n rows (0 = all). */
 void tw_profile_truncate(tw_profile *p, size_t n);

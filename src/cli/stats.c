@@ -7,8 +7,8 @@
 #include "cli.h"
 
 enum {
-    O_FROM = 1, O_BY, O_SORT, O_TOP, O_FORMAT, O_SCOPE, O_TID, O_MERGE, O_OUTPUT, O_MAXDIAG,
-    O_MAXLINE, O_HELP
+    O_FROM = 1, O_BY, O_SORT, O_TOP, O_FORMAT, O_SCOPE, O_PID, O_TID, O_MERGE, O_OUTPUT,
+    O_MAXDIAG, O_MAXLINE, O_HELP
 };
 
 static const cli_opt opts[] = {
@@ -18,6 +18,7 @@ static const cli_opt opts[] = {
     {"top", 0, true, O_TOP},
     {"format", 0, true, O_FORMAT},
     {"scope", 0, true, O_SCOPE},
+    {"pid", 0, true, O_PID},
     {"tid", 0, true, O_TID},
     {"merge", 0, false, O_MERGE},
     {"output", 'o', true, O_OUTPUT},
@@ -43,10 +44,12 @@ static void help(void) {
            "                           order of the rows (default net: largest first)\n"
            "      --top N              show the first N rows only\n"
            "      --format table|csv|json\n"
-           "                           table for people (default), CSV with integer ns,\n"
-           "                           or JSON (schema tracewright-stats/1, see docs/stats.md)\n"
+           "                           table for people, CSV with integer ns, or JSON\n"
+           "                           (tracewright-stats/1, see docs/stats.md); default:\n"
+           "                           from the -o file's extension (.csv, .json), else table\n"
            "      --scope REGEX        only scopes whose name matches (POSIX extended regex)\n"
-           "      --tid N              only scopes of thread N\n"
+           "      --pid N              only scopes of process N\n"
+           "      --tid N              only scopes of thread N (in any process)\n"
            "      --merge              the FILEs are JSON reports to combine\n"
            "  -o, --output FILE        write to FILE instead of standard output\n"
            "      --max-diagnostics N  print at most N diagnostics (default 100; 0 = all)\n"
@@ -117,10 +120,12 @@ done:
     return rc;
 }
 
-static int merge_reports(char *const *paths, size_t n, cli_diag *diag, tw_profile *prof) {
+static int merge_reports(char *const *paths, size_t n, size_t maxline, cli_diag *diag,
+                         tw_profile *prof) {
+    tw_input_opts io = {.max_line = maxline};
     for (size_t i = 0; i < n; i++) {
         tw_input *in;
-        if (tw_input_open(paths[i], NULL, &diag->sink, &in) != 0) return TW_ERR;
+        if (tw_input_open(paths[i], &io, &diag->sink, &in) != 0) return TW_ERR;
         int rc = tw_profile_read_json(prof, in, &diag->sink);
         tw_input_close(in);
         if (rc != TW_OK) return TW_ERR;
@@ -135,9 +140,9 @@ int cmd_stats(int argc, char **argv) {
     cli_parser p;
     cli_parser_init(&p, "stats", argc, argv);
     const char *from = NULL, *output = NULL, *scope = NULL;
-    int by = 0, sort = TW_SORT_NET, format = TW_PROFILE_TABLE;
-    bool merge = false, has_tid = false;
-    unsigned long long top = 0, tid = 0, maxdiag = 100, maxline = 0;
+    int by = 0, sort = TW_SORT_NET, format = -1;
+    bool merge = false, has_pid = false, has_tid = false, fmt_opts = false;
+    unsigned long long top = 0, pid = 0, tid = 0, maxdiag = 100, maxline = 0;
     char **files = calloc((size_t)argc + 1, sizeof *files);
     tw_optset *fopts = tw_optset_new();
     tw_profile *prof = tw_profile_new();
@@ -169,6 +174,14 @@ int cmd_stats(int argc, char **argv) {
         case O_TOP:
             if (!cli_parse_count("stats", "--top", arg, &top)) goto out;
             break;
+        case O_PID:
+            if (!cli_parse_count("stats", "--pid", arg, &pid)) goto out;
+            if (pid > UINT32_MAX) {
+                cli_usage_error("stats", "option '--pid' expects a process id up to 4294967295");
+                goto out;
+            }
+            has_pid = true;
+            break;
         case O_TID:
             if (!cli_parse_count("stats", "--tid", arg, &tid)) goto out;
             has_tid = true;
@@ -193,6 +206,7 @@ int cmd_stats(int argc, char **argv) {
             goto out;
         case CLI_UNKNOWN:
             if (!cli_format_option(&p, fopts, name, arg)) goto out;
+            fmt_opts = true;
             break;
         }
     }
@@ -204,9 +218,15 @@ int cmd_stats(int argc, char **argv) {
             goto out;
         }
     }
-    if (merge && from) {
-        cli_usage_error("stats", "--merge reads JSON reports; -f does not apply");
+    if (merge && (from || fmt_opts)) {
+        cli_usage_error("stats", "--merge reads JSON reports; -f and format options do not apply");
         goto out;
+    }
+    if (format < 0) {  /* from the -o file's extension */
+        size_t n = output ? strlen(output) : 0;
+        format = n > 5 && strcmp(output + n - 5, ".json") == 0  ? TW_PROFILE_JSON
+                 : n > 4 && strcmp(output + n - 4, ".csv") == 0 ? TW_PROFILE_CSV
+                                                                : TW_PROFILE_TABLE;
     }
     if (merge && nfiles == 0) {
         cli_usage_error("stats", "--merge needs the REPORT files to combine");
@@ -227,13 +247,15 @@ int cmd_stats(int argc, char **argv) {
     char *const *paths = nfiles ? files : stdin_only;
     size_t npaths = nfiles ? (size_t)nfiles : 1;
 
-    if ((merge ? merge_reports(paths, npaths, &diag, prof)
+    if ((merge ? merge_reports(paths, npaths, (size_t)maxline, &diag, prof)
                : profile_inputs(paths, npaths, fin, fopts, (size_t)maxline, &diag, prof)) != TW_OK)
         goto out;
     /* filter the rows per thread, before they are merged per scope; merged
-     * reports must have rows per thread for --tid */
-    if (has_tid && tw_profile_group(prof, true, &diag.sink) != TW_OK) goto out;
-    tw_profile_filter(prof, have_re ? &re : NULL, has_tid, tid);
+     * reports must have rows per thread for --pid and --tid */
+    if ((has_pid || has_tid) && tw_profile_group(prof, true, &diag.sink) != TW_OK) goto out;
+    tw_row_filter rf = {.regex = have_re ? &re : NULL, .has_pid = has_pid, .has_tid = has_tid,
+                        .pid = (uint32_t)pid, .tid = tid};
+    tw_profile_filter(prof, &rf);
     if (tw_profile_group(prof, by == 1, &diag.sink) != TW_OK) goto out;
     tw_profile_sort(prof, (tw_sort)sort);
     tw_profile_truncate(prof, (size_t)top);

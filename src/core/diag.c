@@ -40,7 +40,10 @@ static const tw_rule_info rules[TW_RULE_COUNT] = {
     [TW_R_UNMATCHED_SUSPEND] = {"unmatched-suspend", TW_SEV_WARNING,
                                 "a suspend or resume matches no open scope"},
     [TW_R_TIME_BACKWARDS] = {"time-goes-backwards", TW_SEV_WARNING,
-                             "a scope ends before it begins"},
+                             "time runs backwards on a thread (an end before its begin, an "
+                             "entry before the previous one)"},
+    [TW_R_DUPLICATE_INPUT] = {"duplicate-input", TW_SEV_WARNING,
+                              "merged reports cover the same input more than once"},
     [TW_R_LOSSY] = {"lossy-conversion", TW_SEV_WARNING,
                     "the output format cannot hold everything in the input"},
     [TW_R_PRECISION] = {"precision-loss", TW_SEV_WARNING,

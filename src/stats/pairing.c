@@ -132,7 +132,7 @@ static void close_top(tw_pairing *p, thread *t, int64_t end, tw_close_how how,
                   NAME_ARGS(f->name), (long long)(f->begin - end));
         end = f->begin;
     }
-    tm.call = end - f->begin;
+    if (!tw_sub_i64(end, f->begin, &tm.call)) tm.call = INT64_MAX;
     int64_t pre = t->preempt - f->preempt0;
     if (pre > tm.call) pre = tm.call;
     tm.gross = tm.call - pre;

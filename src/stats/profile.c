@@ -39,7 +39,8 @@ struct tw_profile {
     enum clock clock;
     int64_t first, last;
     bool by_thread;
-    size_t grouped;  /* rows after grouping, before filtering and --top */
+    size_t grouped;   /* rows after grouping, before filtering and --top */
+    tw_strtab *paths; /* input paths seen in merged reports */
 };
 
 static const char *const clock_names[] = {"none", "trace", "wall", "mixed"};
@@ -61,6 +62,7 @@ void tw_profile_free(tw_profile *p) {
     free(p->rows);
     free(p->inputs);
     free(p->problems);
+    tw_strtab_free(p->paths);
     free(p);
 }
 
@@ -208,7 +210,7 @@ int tw_profile_group(tw_profile *p, bool by_thread, tw_diag_sink *diag) {
         for (size_t i = 0; i < p->n; i++) {
             if (!p->rows[i].by_thread) {
                 tw_report(diag, TW_R_BAD_OPTION, NULL,
-                          "rows per thread are needed (--by thread, --tid), but a report has rows per scope "
+                          "rows per thread are needed (--by thread, --pid, --tid), but a report has rows per scope "
                           "only (it was made without --by thread)");
                 return TW_ERR;
             }
@@ -243,12 +245,13 @@ int tw_profile_group(tw_profile *p, bool by_thread, tw_diag_sink *diag) {
     return TW_OK;
 }
 
-void tw_profile_filter(tw_profile *p, const void *regex, bool has_tid, uint64_t tid) {
+void tw_profile_filter(tw_profile *p, const tw_row_filter *f) {
     size_t out = 0;
     for (size_t i = 0; i < p->n; i++) {
         tw_scope_stats *r = &p->rows[i];
-        bool keep = (!regex || regexec(regex, r->name, 0, NULL, 0) == 0) &&
-                    (!has_tid || (r->by_thread && r->tid == tid));
+        bool keep = (!f->regex || regexec(f->regex, r->name, 0, NULL, 0) == 0) &&
+                    (!f->has_pid || (r->by_thread && r->pid == f->pid)) &&
+                    (!f->has_tid || (r->by_thread && r->tid == f->tid));
         if (keep) p->rows[out++] = *r;
         else free((char *)r->name);
     }
@@ -301,13 +304,13 @@ static void fmt_dur(char *buf, size_t n, int64_t v) {
     const char *sign = v < 0 ? "-" : "";
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
     static const struct {
-        uint64_t div;
+        uint64_t step;  /* ns in the third decimal of the unit */
         const char *unit;
-    } units[] = {{1000000000, "s"}, {1000000, "ms"}, {1000, "\xc2\xb5s"}};
+    } units[] = {{1000000, "s"}, {1000, "ms"}, {1, "\xc2\xb5s"}};
     for (size_t i = 0; i < 3; i++) {
-        if (u < units[i].div) continue;
-        uint64_t step = units[i].div / 1000;  /* the third decimal */
-        uint64_t q = u / step + (u % step >= (step + 1) / 2);
+        /* rounded first, so that 999.9996 ms shows as 1.000 s */
+        uint64_t q = u / units[i].step + (u % units[i].step >= (units[i].step + 1) / 2);
+        if (q < 1000) continue;
         snprintf(buf, n, "%s%llu.%03llu %s", sign, (unsigned long long)(q / 1000),
                  (unsigned long long)(q % 1000), units[i].unit);
         return;
@@ -321,8 +324,14 @@ static void fmt_pct(char *buf, size_t n, int64_t v, int64_t span) {
         snprintf(buf, n, "-");
         return;
     }
-    unsigned __int128 x = (unsigned __int128)(v < 0 ? 0 : v) * 1000 + (uint64_t)span / 2;
-    uint64_t pm = (uint64_t)(x / (uint64_t)span);
+    /* per mille = v * 1000 / span, rounded, without overflowing 64 bits */
+    uint64_t uv = v < 0 ? 0 : (uint64_t)v, us = (uint64_t)span;
+    while (us > UINT64_MAX / 1000) {  /* spans beyond 213 days: drop precision nobody sees */
+        us /= 2;
+        uv /= 2;
+    }
+    if (us == 0) us = 1;
+    uint64_t pm = uv / us * 1000 + ((uv % us) * 1000 + us / 2) / us;
     snprintf(buf, n, "%llu.%llu%%", (unsigned long long)(pm / 10), (unsigned long long)(pm % 10));
 }
 
@@ -344,8 +353,11 @@ static void write_table(const tw_profile *p, tw_output *o) {
     int64_t span = span_of(p);
     char buf[64];
     size_t shown = p->ninputs > 10 ? 10 : p->ninputs;
-    for (size_t i = 0; i < shown; i++)
-        tw_out_printf(o, "input:  %s (%s)\n", p->inputs[i].path, p->inputs[i].format);
+    for (size_t i = 0; i < shown; i++) {
+        tw_out_str(o, "input:  ");
+        tw_out_oneline(o, p->inputs[i].path, strlen(p->inputs[i].path));
+        tw_out_printf(o, " (%s)\n", p->inputs[i].format);
+    }
     if (p->ninputs > shown) tw_out_printf(o, "input:  ... and %zu more\n", p->ninputs - shown);
     fmt_dur(buf, sizeof buf, span);
     tw_out_printf(o, "span:   %s   events: %llu   threads: %llu   scopes: %zu", buf,
@@ -501,7 +513,7 @@ static void write_json(const tw_profile *p, tw_output *o) {
     }
     tw_out_str(o, ",\n\"inputs\":[");
     for (size_t i = 0; i < p->ninputs; i++) {
-        tw_out_str(o, i ? ",{" : "{");
+        tw_out_str(o, i ? ",\n{" : "{");
         json_string(o, "path", p->inputs[i].path, strlen(p->inputs[i].path));
         tw_out_putc(o, ',');
         json_string(o, "format", p->inputs[i].format, strlen(p->inputs[i].format));
@@ -628,8 +640,8 @@ static bool read_row(reading *rd, const tw_jval *row) {
     if (pid || tid) {
         int64_t vp = 0, vt = 0;
         if (!get_int(rd, row, "pid", &vp) || !get_int(rd, row, "tid", &vt)) return false;
-        if (vp < 0 || vp > (int64_t)UINT32_MAX || vt < 0)
-            return bad(rd, pid, "'%s' out of range", "pid or tid");
+        if (vp < 0 || vp > (int64_t)UINT32_MAX) return bad(rd, pid, "'%s' out of range", "pid");
+        if (vt < 0) return bad(rd, tid, "'%s' out of range", "tid");
         r.by_thread = true;
         r.pid = (uint32_t)vp;
         r.tid = (uint64_t)vt;
@@ -658,6 +670,9 @@ static bool read_doc(reading *rd, const tw_jval *doc) {
     if (doc->type != TW_JOBJ || !schema || schema->type != TW_JSTR || strcmp(schema->s, SCHEMA))
         return bad(rd, schema ? schema : doc,
                    "not a tracewright statistics report (expected \"schema\":\"%s\")", SCHEMA);
+    const tw_jval *unit = tw_json_get(doc, "unit");
+    if (!unit || unit->type != TW_JSTR || strcmp(unit->s, "ns") != 0)
+        return bad(rd, unit ? unit : doc, "expected \"unit\":\"%s\"", "ns");
     uint64_t events, threads;
     if (!get_count(rd, doc, "events", &events) || !get_count(rd, doc, "threads", &threads))
         return false;
@@ -684,6 +699,16 @@ static bool read_doc(reading *rd, const tw_jval *doc) {
         if (!get_str(rd, &inputs->items[i], "path", &path, &pn) ||
             !get_str(rd, &inputs->items[i], "format", &format, &fn))
             return false;
+        if (!rd->p->paths && !(rd->p->paths = tw_strtab_new())) return false;
+        size_t seen = tw_strtab_count(rd->p->paths);
+        if (!tw_intern(rd->p->paths, path, pn)) return false;
+        if (tw_strtab_count(rd->p->paths) == seen) {
+            tw_loc loc = {.file = rd->file, .kind = TW_LOC_TEXT, .line = inputs->items[i].line,
+                          .col = inputs->items[i].col};
+            tw_report(rd->diag, TW_R_DUPLICATE_INPUT, &loc,
+                      "input '%s' is also in an earlier report; its figures are counted twice",
+                      path);
+        }
         if (tw_profile_add_input(rd->p, path, format) != TW_OK) return false;
     }
     for (size_t i = 0; i < scopes->len; i++)
@@ -696,6 +721,14 @@ static bool read_doc(reading *rd, const tw_jval *doc) {
     }
     rd->p->events += events;
     rd->p->threads += threads;
+    if (c != CLOCK_NONE && rd->p->clock != CLOCK_NONE && rd->p->clock != (enum clock)c) {
+        tw_loc loc = {.file = rd->file, .kind = TW_LOC_TEXT, .line = clock->line,
+                      .col = clock->col};
+        tw_report(rd->diag, TW_R_NO_COMMON_CLOCK, &loc,
+                  "this report is on the %s clock, earlier ones on the %s clock; the span of "
+                  "the merged report means little",
+                  clock_names[c], clock_names[rd->p->clock]);
+    }
     if (c != CLOCK_NONE) add_bounds(rd->p, (enum clock)c, first, last);
     return true;
 }

@@ -82,6 +82,19 @@ static size_t row_of(tw_stats *s, const tw_frame *f) {
     return s->nrows++;
 }
 
+/* From `since` (the previous entry or exit) to this entry; time that runs
+ * backwards is reported and counts as 0. */
+static int64_t interval(tw_stats *s, const tw_frame *f, int64_t since, const char *what) {
+    int64_t d;
+    if (!tw_sub_i64(f->begin, since, &d)) d = f->begin < since ? INT64_MIN : INT64_MAX;
+    if (d >= 0) return d;
+    tw_report(s->diag, TW_R_TIME_BACKWARDS, &f->loc,
+              "entry of '%.*s' comes %lld ns before its previous %s; the interval counts as 0",
+              (int)(f->name->len > 200 ? 200 : f->name->len), f->name->s,
+              d == INT64_MIN ? (long long)INT64_MAX : (long long)-d, what);
+    return 0;
+}
+
 static void on_open(void *user, const tw_frame *f) {
     tw_stats *s = user;
     size_t i = row_of(s, f);
@@ -94,18 +107,11 @@ static void on_open(void *user, const tw_frame *f) {
     tw_scope_stats *row = &s->rows[i];
     row_state *st = &s->state[i];
     row->count++;
-    if (st->have_entry) {
-        int64_t d;
-        if (!tw_sub_i64(f->begin, st->last_entry, &d) || d < 0) d = 0;
-        tw_stat_add(&row->period, d, false);
-    }
+    if (st->have_entry) tw_stat_add(&row->period, interval(s, f, st->last_entry, "entry"), false);
     st->have_entry = true;
     st->last_entry = f->begin;
-    if (st->active == 0 && st->have_exit) {
-        int64_t d;
-        if (!tw_sub_i64(f->begin, st->last_exit, &d) || d < 0) d = 0;
-        tw_stat_add(&row->outside, d, true);
-    }
+    if (st->active == 0 && st->have_exit)
+        tw_stat_add(&row->outside, interval(s, f, st->last_exit, "exit"), true);
     st->active++;
 }
 

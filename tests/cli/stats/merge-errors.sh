@@ -2,7 +2,10 @@
 printf '{"schema":"something-else"}\n' >other.json
 tracewright stats --merge other.json
 echo "exit $?"
-printf '{"schema":"tracewright-stats/1",\n "events":"many"}\n' >bad.json
+printf '{"schema":"tracewright-stats/1","unit":"ms"}\n' >unit.json
+tracewright stats --merge unit.json
+echo "exit $?"
+printf '{"schema":"tracewright-stats/1","unit":"ns",\n "events":"many"}\n' >bad.json
 tracewright stats --merge bad.json
 echo "exit $?"
 printf '{"schema":"tracewright-stats/1",\n' >cut.json
