@@ -12,8 +12,9 @@
  * Definitions, per invocation of a scope:
  *   call   = end - begin
  *   gross  = call minus the time its thread was preempted inside it (a
- *            suspend not followed by a child begin on the same thread,
- *            until the next resume); without suspend events gross = call
+ *            suspend followed on the same thread by a resume, with no
+ *            begin or end in between: from the suspend to the resume);
+ *            without suspend events gross = call
  *   net    = gross minus the gross of its direct children (self time)
  *   period = from one entry of the scope to its next entry on the thread
  *   outside= from an exit (scope no longer active on the thread) to the

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "tracewright/event.h"
 #include "util.h"
 
 typedef struct parser {
@@ -158,7 +159,20 @@ static bool push_item(parser *ps, tw_jval *parent, size_t *cap, const tw_jval *i
 
 static void free_children(tw_jval *v);
 
-static bool container(parser *ps, tw_jval *v, int depth) {
+/* Has the object a member named `key` already?  Large objects keep their
+ * keys in an interning table so that the check stays cheap. */
+static bool seen_key(tw_jval *obj, tw_strtab **index, const char *key) {
+    if (obj->len < 16) return tw_json_get(obj, key) != NULL;
+    if (!*index) {
+        if (!(*index = tw_strtab_new())) return tw_json_get(obj, key) != NULL;
+        for (size_t i = 0; i < obj->len; i++) tw_intern_cstr(*index, obj->keys[i]);
+    }
+    size_t before = tw_strtab_count(*index);
+    if (!tw_intern_cstr(*index, key)) return tw_json_get(obj, key) != NULL;
+    return tw_strtab_count(*index) == before;
+}
+
+static bool container_items(parser *ps, tw_jval *v, int depth, tw_strtab **index) {
     bool obj = *ps->p == '{';
     char close = obj ? '}' : ']';
     v->type = obj ? TW_JOBJ : TW_JARR;
@@ -177,7 +191,7 @@ static bool container(parser *ps, tw_jval *v, int depth) {
             if (ps->p >= ps->end || *ps->p != '"') return fail(ps, ps->p, "expected a key string");
             const char *kat = ps->p;
             if (!string(ps, &key, &kn)) return false;
-            if (tw_json_get(v, key)) {
+            if (seen_key(v, index, key)) {
                 free(key);
                 return fail(ps, kat, "duplicate key");
             }
@@ -206,6 +220,13 @@ static bool container(parser *ps, tw_jval *v, int depth) {
         }
         return fail(ps, ps->p, obj ? "expected ',' or '}'" : "expected ',' or ']'");
     }
+}
+
+static bool container(parser *ps, tw_jval *v, int depth) {
+    tw_strtab *index = NULL;
+    bool ok = container_items(ps, v, depth, &index);
+    tw_strtab_free(index);
+    return ok;
 }
 
 static bool value(parser *ps, tw_jval *v, int depth) {
@@ -246,8 +267,15 @@ static bool value(parser *ps, tw_jval *v, int depth) {
         if (nd == 0 || (nd > 1 && digits[0] == '0')) return fail(ps, start, "invalid number");
         if (ps->p < ps->end && (*ps->p == '.' || *ps->p == 'e' || *ps->p == 'E'))
             return fail(ps, start, "number must be an integer");
-        if (!tw_parse_i64(start, (size_t)(ps->p - start), &v->i))
-            return fail(ps, start, "integer out of range");
+        if (*start == '-') {
+            if (!tw_parse_i64(start, (size_t)(ps->p - start), &v->i))
+                return fail(ps, start, "integer out of range");
+        } else {
+            if (!tw_parse_u64(start, (size_t)(ps->p - start), &v->u))
+                return fail(ps, start, "integer out of range");
+            v->big = v->u > (uint64_t)INT64_MAX;
+            v->i = v->big ? 0 : (int64_t)v->u;
+        }
         v->type = TW_JINT;
         return true;
     }

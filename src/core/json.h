@@ -1,7 +1,7 @@
 /*
  * A small strict JSON parser producing a tree, for documents tracewright
  * writes itself and reads back (statistics reports).  Numbers must be
- * integers that fit in int64.  Internal to the library.
+ * integers from INT64_MIN to UINT64_MAX.  Internal to the library.
  */
 #ifndef TW_CORE_JSON_H
 #define TW_CORE_JSON_H
@@ -17,7 +17,9 @@ struct tw_jval {
     tw_jtype type;
     uint64_t line, col;     /* 1-based position of the value */
     bool b;                 /* TW_JBOOL */
-    int64_t i;              /* TW_JINT */
+    int64_t i;              /* TW_JINT, when it fits (see big) */
+    uint64_t u;             /* TW_JINT, when not negative */
+    bool big;               /* TW_JINT above INT64_MAX: only `u` holds it */
     char *s;                /* TW_JSTR: decoded, NUL-terminated */
     size_t len;             /* TW_JSTR bytes; TW_JARR / TW_JOBJ items */
     tw_jval *items;         /* TW_JARR: values; TW_JOBJ: values */

@@ -27,6 +27,15 @@ struct tw_source {
     tw_trace_info info;
     uint64_t events;
     tw_diag_sink *diag;
+    /* which input each (pid, tid) came from, to spot two inputs sharing one */
+    struct owner {
+        uint32_t pid;
+        uint64_t tid;
+        size_t input;
+    } *owner;
+    size_t nowner, owner_cap;
+    tw_u64map owners;
+    bool collided;
 };
 
 const tw_format *tw_detect_input(tw_input *in, tw_diag_sink *diag, int *score) {
@@ -187,24 +196,32 @@ static void merge_info(tw_source *s) {
     mi->origin_ts = r->origin_ts;
 }
 
-/* Warn when two inputs put their events under the same process id. */
-static void check_pids(tw_source *s) {
-    for (size_t i = 0; i < s->n; i++) {
-        for (size_t j = i + 1; j < s->n; j++) {
-            const tw_trace_info *a = tw_reader_info(s->v[i].rd);
-            const tw_trace_info *b = tw_reader_info(s->v[j].rd);
-            bool ka = a->has_pid || s->v[i].has_ev, kb = b->has_pid || s->v[j].has_ev;
-            if (!ka || !kb) continue;
-            uint32_t pa = a->has_pid ? a->pid : s->v[i].ev.pid;
-            uint32_t pb = b->has_pid ? b->pid : s->v[j].ev.pid;
-            if (pa != pb) continue;
-            tw_report(s->diag, TW_R_PID_COLLISION, NULL,
-                      "'%s' and '%s' both use process id %lu; their threads are merged",
-                      tw_input_name(s->v[i].in), tw_input_name(s->v[j].in),
-                      (unsigned long)pa);
-            return;
-        }
+/* Two inputs with events of the same (pid, tid) have them paired as one
+ * thread; say so, once.  Called for every event of a merge. */
+static void check_thread(tw_source *s, size_t input, const tw_event *ev) {
+    if (s->collided || ev->kind == TW_META) return;
+    uint64_t key = (ev->tid * 0x9e3779b97f4a7c15ULL) ^ ev->pid;
+    uintptr_t k = (uintptr_t)tw_u64map_get(&s->owners, key);
+    if (k) {
+        const struct owner *o = &s->owner[k - 1];
+        if (o->input == input || o->pid != ev->pid || o->tid != ev->tid) return;
+        s->collided = true;
+        tw_report(s->diag, TW_R_PID_COLLISION, NULL,
+                  "'%s' and '%s' both have events of process %lu, thread %llu; they are "
+                  "paired as one thread",
+                  tw_input_name(s->v[o->input].in), tw_input_name(s->v[input].in),
+                  (unsigned long)ev->pid, (unsigned long long)ev->tid);
+        return;
     }
+    if (s->nowner == s->owner_cap) {
+        size_t nc = s->owner_cap ? s->owner_cap * 2 : 16;
+        struct owner *no = realloc(s->owner, nc * sizeof *no);
+        if (!no) return; /* the check is advice; it stops when memory does */
+        s->owner = no;
+        s->owner_cap = nc;
+    }
+    s->owner[s->nowner] = (struct owner){ev->pid, ev->tid, input};
+    if (tw_u64map_put(&s->owners, key, (void *)(uintptr_t)(s->nowner + 1))) s->nowner++;
 }
 
 int tw_source_open(const char *const *paths, size_t n, const tw_source_opts *o,
@@ -236,7 +253,6 @@ int tw_source_open(const char *const *paths, size_t n, const tw_source_opts *o,
             if (rc == TW_ERR) goto fail;
             if (rc == TW_OK) heap_push(s, i);
         }
-        check_pids(s);
     }
     *out = s;
     return TW_OK;
@@ -262,6 +278,7 @@ int tw_source_next(tw_source *s, tw_event *ev) {
     *ev = s->v[i].ev;
     s->last = i;
     s->events++;
+    check_thread(s, i, ev);
     return TW_OK;
 }
 
@@ -279,5 +296,7 @@ void tw_source_close(tw_source *s) {
     }
     free(s->v);
     free(s->heap);
+    free(s->owner);
+    tw_u64map_free(&s->owners);
     free(s);
 }

@@ -35,6 +35,9 @@ struct tw_pairing {
     /* (pid, tid) -> thread index + 1, open addressing */
     uint32_t *slots;
     size_t nslots;
+    /* (thread index << 32 | name id) -> number of open frames of that name,
+     * so that ends and suspends of names not open cost no stack walk */
+    tw_u64map open;
 };
 
 tw_pairing *tw_pairing_new(const tw_pairing_hooks *hooks, tw_diag_sink *diag) {
@@ -50,6 +53,7 @@ void tw_pairing_free(tw_pairing *p) {
     for (size_t i = 0; i < p->nthreads; i++) free(p->threads[i].stack);
     free(p->threads);
     free(p->slots);
+    tw_u64map_free(&p->open);
     free(p);
 }
 
@@ -121,15 +125,31 @@ static const char *where(const tw_loc *loc, char *buf, size_t n) {
 
 #define NAME_ARGS(str_) (int)((str_)->len > 200 ? 200 : (str_)->len), (str_)->s
 
+static inline uint64_t open_key(const tw_pairing *p, const thread *t, const tw_str *name) {
+    return (uint64_t)(t - p->threads) << 32 | name->id;
+}
+
+/* How many frames named `name` are open on thread t. */
+static inline uintptr_t open_count(const tw_pairing *p, const thread *t, const tw_str *name) {
+    return (uintptr_t)tw_u64map_get(&p->open, open_key(p, t, name));
+}
+
+static bool count_open(tw_pairing *p, const thread *t, const tw_str *name, int delta) {
+    return tw_u64map_put(&p->open, open_key(p, t, name),
+                         (void *)(open_count(p, t, name) + (uintptr_t)(intptr_t)delta));
+}
+
 /* Close the top frame of thread t at `end`. */
 static void close_top(tw_pairing *p, thread *t, int64_t end, tw_close_how how,
                       const tw_loc *end_loc) {
     tw_frame *f = &t->stack[t->depth - 1];
     tw_scope_times tm;
     if (end < f->begin) {
+        int64_t early;
+        if (!tw_sub_i64(f->begin, end, &early)) early = INT64_MAX;
         tw_report(p->diag, TW_R_TIME_BACKWARDS, end_loc && end_loc->kind ? end_loc : &f->loc,
                   "scope '%.*s' ends %lld ns before it begins; its duration counts as 0",
-                  NAME_ARGS(f->name), (long long)(f->begin - end));
+                  NAME_ARGS(f->name), (long long)early);
         end = f->begin;
     }
     if (!tw_sub_i64(end, f->begin, &tm.call)) tm.call = INT64_MAX;
@@ -143,12 +163,13 @@ static void close_top(tw_pairing *p, thread *t, int64_t end, tw_close_how how,
         if (!tw_add_i64(*cg, tm.gross, cg)) *cg = INT64_MAX;
     }
     if (p->hooks.close) p->hooks.close(p->hooks.user, f, end, how, &tm);
+    count_open(p, t, f->name, -1); /* cannot fail: the entry exists */
     t->depth--;
 }
 
 static int begin(tw_pairing *p, thread *t, const tw_event *ev) {
     if (t->depth == t->cap) {
-        size_t nc = t->cap ? t->cap * 2 : 16;
+        size_t nc = t->cap ? t->cap * 2 : 4;
         tw_frame *ns = realloc(t->stack, nc * sizeof *ns);
         if (!ns) {
             tw_report(p->diag, TW_R_OUT_OF_MEMORY, &ev->loc, "out of memory for open scopes");
@@ -156,6 +177,10 @@ static int begin(tw_pairing *p, thread *t, const tw_event *ev) {
         }
         t->stack = ns;
         t->cap = nc;
+    }
+    if (!count_open(p, t, ev->name, +1)) {
+        tw_report(p->diag, TW_R_OUT_OF_MEMORY, &ev->loc, "out of memory for open scopes");
+        return TW_ERR;
     }
     tw_frame *f = &t->stack[t->depth];
     memset(f, 0, sizeof *f);
@@ -173,15 +198,18 @@ static int begin(tw_pairing *p, thread *t, const tw_event *ev) {
     return TW_OK;
 }
 
-/* Index + 1 of the innermost open frame named `name`, 0 if none. */
-static size_t find(const thread *t, const tw_str *name) {
+/* Index + 1 of the innermost open frame named `name`, 0 if none.  The walk
+ * only happens when there is a match, and the frames it passes are closed
+ * by the caller, so it costs no more than the pushes did. */
+static size_t find(const tw_pairing *p, const thread *t, const tw_str *name) {
+    if (!open_count(p, t, name)) return 0;
     for (size_t i = t->depth; i > 0; i--)
         if (t->stack[i - 1].name == name) return i;
     return 0;
 }
 
 static void end(tw_pairing *p, thread *t, const tw_event *ev) {
-    size_t k = find(t, ev->name);
+    size_t k = find(p, t, ev->name);
     if (!k) {
         tw_report(p->diag, TW_R_UNMATCHED_END, &ev->loc,
                   "end of '%.*s' matches no open scope on thread %llu; ignored",
@@ -218,22 +246,36 @@ int tw_pairing_event(tw_pairing *p, const tw_event *ev) {
         return TW_OK;
     case TW_SUSPEND:
     case TW_RESUME:
-        if (!find(t, ev->name)) {
+        if (!open_count(p, t, ev->name)) {
             tw_report(p->diag, TW_R_UNMATCHED_SUSPEND, &ev->loc,
                       "%s of '%.*s' matches no open scope on thread %llu; ignored",
                       ev->kind == TW_SUSPEND ? "suspend" : "resume", NAME_ARGS(ev->name),
                       (unsigned long long)ev->tid);
         } else if (ev->kind == TW_SUSPEND) {
             if (!t->suspended) {
+                int64_t top = t->stack[t->depth - 1].begin;
+                if (ev->ts < top) {
+                    tw_report(p->diag, TW_R_TIME_BACKWARDS, &ev->loc,
+                              "suspend of '%.*s' comes before the begin of the running scope; "
+                              "ignored",
+                              NAME_ARGS(ev->name));
+                    return TW_OK;
+                }
                 t->suspended = true;
                 t->suspend_ts = ev->ts;
             }
         } else if (t->suspended) {  /* resumed without a call: preemption */
             t->suspended = false;
             int64_t gap;
-            if (tw_sub_i64(ev->ts, t->suspend_ts, &gap) && gap > 0 &&
-                !tw_add_i64(t->preempt, gap, &t->preempt))
+            if (!tw_sub_i64(ev->ts, t->suspend_ts, &gap)) gap = INT64_MAX;
+            if (gap < 0) {
+                tw_report(p->diag, TW_R_TIME_BACKWARDS, &ev->loc,
+                          "resume of '%.*s' comes %lld ns before its suspend; no preemption "
+                          "counted",
+                          NAME_ARGS(ev->name), (long long)-gap);
+            } else if (!tw_add_i64(t->preempt, gap, &t->preempt)) {
                 t->preempt = INT64_MAX;
+            }
         }
         return TW_OK;
     default:

@@ -33,13 +33,14 @@ struct tw_profile {
     size_t n, cap;
     input *inputs;
     size_t ninputs, icap;
-    problem *problems;
+    problem *problems;    /* in order of first report */
     size_t nproblems;
+    tw_strtab *problem_ids; /* id -> index in `problems` (the string's id) */
     uint64_t events, threads;
     enum clock clock;
     int64_t first, last;
     bool by_thread;
-    size_t grouped;   /* rows after grouping, before filtering and --top */
+    size_t grouped;   /* rows after filtering and grouping, before --top */
     tw_strtab *paths; /* input paths seen in merged reports */
 };
 
@@ -58,11 +59,11 @@ void tw_profile_free(tw_profile *p) {
         free(p->inputs[i].path);
         free(p->inputs[i].format);
     }
-    for (size_t i = 0; i < p->nproblems; i++) free(p->problems[i].id);
     free(p->rows);
     free(p->inputs);
     free(p->problems);
     tw_strtab_free(p->paths);
+    tw_strtab_free(p->problem_ids);
     free(p);
 }
 
@@ -94,31 +95,38 @@ int tw_profile_add_input(tw_profile *p, const char *path, const char *format) {
     return TW_OK;
 }
 
-/* Count n problems of rule `id`; the list stays sorted by id. */
+/* Count n problems of rule `id`. */
 static int add_problem(tw_profile *p, const char *id, size_t idlen, uint64_t n) {
-    char *key = dup_bytes(id, idlen);
-    if (!key) return TW_ERR;
-    size_t at = 0;
-    for (; at < p->nproblems; at++) {
-        int c = strcmp(p->problems[at].id, key);
-        if (c == 0) {
-            p->problems[at].n += n;
-            free(key);
-            return TW_OK;
-        }
-        if (c > 0) break;
+    if (!p->problem_ids && !(p->problem_ids = tw_strtab_new())) return TW_ERR;
+    size_t known = tw_strtab_count(p->problem_ids);
+    const tw_str *s = tw_intern(p->problem_ids, id, idlen);
+    if (!s) return TW_ERR;
+    if (s->id < known) { /* interned in order: its id is its index */
+        p->problems[s->id].n += n;
+        return TW_OK;
     }
     problem *np = realloc(p->problems, (p->nproblems + 1) * sizeof *np);
-    if (!np) {
-        free(key);
-        return TW_ERR;
-    }
+    if (!np) return TW_ERR;
     p->problems = np;
-    memmove(np + at + 1, np + at, (p->nproblems - at) * sizeof *np);
-    np[at].id = key;
-    np[at].n = n;
+    np[p->nproblems].id = (char *)s->s; /* owned by problem_ids */
+    np[p->nproblems].n = n;
     p->nproblems++;
     return TW_OK;
+}
+
+static int cmp_problem(const void *a, const void *b) {
+    return strcmp((*(const problem *const *)a)->id, (*(const problem *const *)b)->id);
+}
+
+/* The problems in order of rule id, as a malloc'ed array (NULL if none or
+ * out of memory). */
+static const problem **sorted_problems(const tw_profile *p) {
+    if (!p->nproblems) return NULL;
+    const problem **v = malloc(p->nproblems * sizeof *v);
+    if (!v) return NULL;
+    for (size_t i = 0; i < p->nproblems; i++) v[i] = &p->problems[i];
+    qsort(v, p->nproblems, sizeof *v, cmp_problem);
+    return v;
 }
 
 /* Widen the time bounds by [first, last] on the given clock. */
@@ -177,7 +185,10 @@ int tw_profile_add_stats(tw_profile *p, const tw_stats *s, const tw_trace_info *
         }
     }
     for (int rule = 0; diag && rule < TW_RULE_COUNT; rule++) {
-        if (!diag->problems[rule]) continue;
+        /* how this run combined its inputs is not a problem of the inputs
+         * (and a merge of per-input reports could not count it) */
+        if (!diag->problems[rule] || rule == TW_R_NO_COMMON_CLOCK || rule == TW_R_PID_COLLISION)
+            continue;
         const char *id = tw_rule_get((tw_rule)rule)->id;
         if (add_problem(p, id, strlen(id), diag->problems[rule]) != TW_OK) return TW_ERR;
     }
@@ -216,7 +227,7 @@ int tw_profile_group(tw_profile *p, bool by_thread, tw_diag_sink *diag) {
             }
         }
     }
-    qsort(p->rows, p->n, sizeof *p->rows, by_thread ? cmp_thread : cmp_scope);
+    if (p->n > 1) qsort(p->rows, p->n, sizeof *p->rows, by_thread ? cmp_thread : cmp_scope);
     size_t out = 0;
     for (size_t i = 0; i < p->n; i++) {
         tw_scope_stats *r = &p->rows[i];
@@ -278,7 +289,7 @@ static int cmp_sorted(const void *pa, const void *pb) {
 
 void tw_profile_sort(tw_profile *p, tw_sort by) {
     sort_key = by;
-    qsort(p->rows, p->n, sizeof *p->rows, cmp_sorted);
+    if (p->n > 1) qsort(p->rows, p->n, sizeof *p->rows, cmp_sorted);
 }
 
 void tw_profile_truncate(tw_profile *p, size_t n) {
@@ -292,8 +303,8 @@ const tw_scope_stats *tw_profile_row(const tw_profile *p, size_t i) { return &p-
 
 static int64_t span_of(const tw_profile *p) {
     int64_t span;
-    if (p->clock == CLOCK_NONE || !tw_sub_i64(p->last, p->first, &span)) return 0;
-    return span;
+    if (p->clock == CLOCK_NONE) return 0;
+    return tw_sub_i64(p->last, p->first, &span) ? span : INT64_MAX;
 }
 
 /* ---- table ----------------------------------------------------------------- */
@@ -409,10 +420,12 @@ static void write_table(const tw_profile *p, tw_output *o) {
     }
     free(cells);
     tw_out_str(o, "\nproblems: ");
-    if (!p->nproblems) tw_out_str(o, "none");
-    for (size_t k = 0; k < p->nproblems; k++)
-        tw_out_printf(o, "%s%llu %s", k ? ", " : "", (unsigned long long)p->problems[k].n,
-                      p->problems[k].id);
+    const problem **probs = sorted_problems(p);
+    if (!probs) tw_out_str(o, p->nproblems ? "(out of memory)" : "none");
+    for (size_t k = 0; probs && k < p->nproblems; k++)
+        tw_out_printf(o, "%s%llu %s", k ? ", " : "", (unsigned long long)probs[k]->n,
+                      probs[k]->id);
+    free(probs);
     tw_out_putc(o, '\n');
 }
 
@@ -539,12 +552,15 @@ static void write_json(const tw_profile *p, tw_output *o) {
         tw_out_putc(o, '}');
     }
     tw_out_str(o, "],\n\"problems\":{");
-    for (size_t k = 0; k < p->nproblems; k++) {
+    const problem **probs = sorted_problems(p);
+    if (!probs && p->nproblems) o->err = o->err ? o->err : ENOMEM;
+    for (size_t k = 0; probs && k < p->nproblems; k++) {
         if (k) tw_out_putc(o, ',');
-        tw_out_json_str(o, p->problems[k].id, strlen(p->problems[k].id));
+        tw_out_json_str(o, probs[k]->id, strlen(probs[k]->id));
         tw_out_putc(o, ':');
-        tw_out_u64(o, p->problems[k].n);
+        tw_out_u64(o, probs[k]->n);
     }
+    free(probs);
     tw_out_str(o, "}}\n");
 }
 
@@ -569,6 +585,7 @@ static bool get_int(reading *rd, const tw_jval *obj, const char *key, int64_t *o
     *out = 0;
     const tw_jval *v = tw_json_get(obj, key);
     if (!v || v->type != TW_JINT) return bad(rd, v ? v : obj, "expected an integer '%s'", key);
+    if (v->big) return bad(rd, v, "'%s' out of range", key);
     *out = v->i;
     return true;
 }
@@ -638,13 +655,14 @@ static bool read_row(reading *rd, const tw_jval *row) {
     memset(&r, 0, sizeof r);
     const tw_jval *pid = tw_json_get(row, "pid"), *tid = tw_json_get(row, "tid");
     if (pid || tid) {
-        int64_t vp = 0, vt = 0;
-        if (!get_int(rd, row, "pid", &vp) || !get_int(rd, row, "tid", &vt)) return false;
+        int64_t vp = 0;
+        if (!get_int(rd, row, "pid", &vp)) return false;
         if (vp < 0 || vp > (int64_t)UINT32_MAX) return bad(rd, pid, "'%s' out of range", "pid");
-        if (vt < 0) return bad(rd, tid, "'%s' out of range", "tid");
+        if (!tid || tid->type != TW_JINT) return bad(rd, tid ? tid : row, "expected an integer '%s'", "tid");
+        if (!tid->big && tid->i < 0) return bad(rd, tid, "'%s' out of range", "tid");
         r.by_thread = true;
         r.pid = (uint32_t)vp;
-        r.tid = (uint64_t)vt;
+        r.tid = tid->u; /* the whole unsigned 64-bit range */
     }
     if (!get_count(rd, row, "count", &r.count) || !get_count(rd, row, "incomplete", &r.incomplete) ||
         !get_stat(rd, row, "net", r.count, false, &r.net) ||

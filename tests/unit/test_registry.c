@@ -204,7 +204,15 @@ void test_source_merge_unanchored(void) {
     CHECK_EQ_I(m.info.resolution_ns, 1000000);
     CHECK(!m.info.has_origin);
     CHECK(tu_diag_find(&m.d, "no-common-clock") >= 0);
-    CHECK(tu_diag_find(&m.d, "pid-collision") >= 0);
+    /* pid 0 in both, but different threads (0 and 7): nothing is shared */
+    CHECK(tu_diag_find(&m.d, "pid-collision") < 0);
+    /* two LMS logs: both thread 0 of process 0 */
+    merge_two("2,0,x\n0,0,10\n1,0,10\n", ".csv", "2,0,y\n0,0,5\n1,0,10\n", ".csv", &m);
+    CHECK_EQ_I(m.n, 4);
+    int k = tu_diag_find(&m.d, "pid-collision");
+    CHECK(k >= 0);
+    if (k >= 0) CHECK(strstr(m.d.msg[k], "both have events of process 0, thread 0; they are "
+                                         "paired as one thread") != NULL);
     /* detection failure is reported with the candidates */
     const char *pc = tu_tempfile(2, ".txt", "hello\n", 6);
     const char *bad[] = {pc};

@@ -176,11 +176,13 @@ void test_stats_repairs(void) {
                           "time seen on thread 1");
     CHECK_EQ_U(tw_stats_thread_count(r.stats), 2);
     done(&r);
-    /* an end before its begin counts as 0 */
-    feed(&r, "1 B a 10; 1 E a 4");
+    /* an end before its begin counts as 0, even across the whole int64 range */
+    feed(&r, "1 B a 10; 1 E a 4; 1 B b 9223372036854775807; 1 E b -9223372036854775808");
     CHECK_STAT(row(&r, 1, "a")->call, 0, 0, 0, 0, 1);
-    CHECK_EQ_U(r.d.n, 1);
+    CHECK_EQ_U(r.d.n, 2);
     CHECK_STR(r.d.msg[0], "scope 'a' ends 6 ns before it begins; its duration counts as 0");
+    CHECK_STR(r.d.msg[1], "scope 'b' ends 9223372036854775807 ns before it begins; its duration "
+                          "counts as 0");
     done(&r);
 }
 
@@ -228,6 +230,15 @@ void test_stats_preemption(void) {
     CHECK_STAT(a->gross, 30, 30, 30, 30, 1);
     CHECK_STAT(a->net, 15, 15, 15, 15, 1);
     CHECK_EQ_U(r.d.n, 0);
+    done(&r);
+    /* a suspend before the running scope began, and a resume before its
+     * suspend, are time running backwards: reported, nothing preempted */
+    feed(&r, "1 B a 100; 1 S a 0; 1 R a 50; 1 E a 200; 1 B b 300; 1 S b 310; 1 R b 305; 1 E b 320");
+    CHECK_STAT(row(&r, 1, "a")->gross, 100, 100, 100, 100, 1);
+    CHECK_STAT(row(&r, 1, "b")->gross, 20, 20, 20, 20, 1);
+    CHECK_EQ_U(r.d.n, 2);
+    CHECK_STR(r.d.msg[0], "suspend of 'a' comes before the begin of the running scope; ignored");
+    CHECK_STR(r.d.msg[1], "resume of 'b' comes 5 ns before its suspend; no preemption counted");
     done(&r);
     /* another thread's events do not end a suspension */
     feed(&r, "1 B a 0; 1 S a 10; 2 B x 12; 2 E x 14; 1 R a 30; 1 E a 50; 1 S zz 60");

@@ -34,3 +34,15 @@ for by in scope thread; do
     cmp whole.json merged.json && echo "by $by: merged = whole"
 done
 tracewright stats --merge a.json b.json
+# split by thread within one process, without a wall clock: the run over both
+# parts says how it combined them (no-common-clock), which is not a problem of
+# the inputs and so not in the report; merged = whole again
+printf '{"ts":0,"kind":"begin","pid":1,"tid":1,"name":"a"}\n{"ts":10,"kind":"end","pid":1,"tid":1,"name":"a"}\n{"ts":20,"kind":"begin","pid":1,"tid":1,"name":"a"}\n{"ts":25,"kind":"end","pid":1,"tid":1,"name":"a"}\n' >t1.jsonl
+printf '{"ts":3,"kind":"begin","pid":1,"tid":2,"name":"a"}\n{"ts":30,"kind":"end","pid":1,"tid":2,"name":"a"}\n' >t2.jsonl
+for by in scope thread; do
+    tracewright stats --by $by --format json t1.jsonl t2.jsonl >whole.json 2>/dev/null
+    tracewright stats --by $by --format json -o a.json t1.jsonl
+    tracewright stats --by $by --format json -o b.json t2.jsonl
+    tracewright stats --by $by --merge -o merged.json a.json b.json
+    cmp whole.json merged.json && echo "threads, by $by: merged = whole"
+done
