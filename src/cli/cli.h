@@ -68,6 +68,36 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 /* Parse a non-negative decimal option value; false on error (printed). */
 bool cli_parse_count(const char *cmd, const char *opt, const char *v, unsigned long long *out);
 
+/* ---- options of every command that reads logs ---- */
+
+enum { CLI_O_FROM = 1000, CLI_O_MAXDIAG, CLI_O_MAXLINE };
+
+/* Entries for a command's option table. */
+#define CLI_READING_OPTS                                \
+    {"from", 'f', true, CLI_O_FROM},                    \
+    {"max-diagnostics", 0, true, CLI_O_MAXDIAG},        \
+    {"max-line-length", 0, true, CLI_O_MAXLINE}
+
+typedef struct cli_reading {
+    const char *from;           /* -f as given */
+    const tw_format *format;    /* -f resolved by cli_reading_format(), or NULL */
+    unsigned long long maxdiag; /* --max-diagnostics (default 100) */
+    unsigned long long maxline; /* --max-line-length (0 = default) */
+    tw_optset *fopts;           /* format options */
+    bool fmt_opts;              /* a format option was given */
+} cli_reading;
+
+/* False when out of memory (printed). */
+bool cli_reading_init(cli_reading *r);
+void cli_reading_free(cli_reading *r);
+/* Take option `id` (from cli_next) if it is one of CLI_READING_OPTS or an
+ * unknown long option (a format option): 1 taken, 0 not ours, -1 error
+ * (printed). */
+int cli_reading_option(cli_parser *p, cli_reading *r, int id, const char *arg,
+                       const char *name);
+/* Resolve -f, if given, to a readable format; false (printed) if it is not. */
+bool cli_reading_format(const char *cmd, cli_reading *r);
+
 /* ---- diagnostics ---- */
 
 typedef struct cli_diag {

@@ -7,14 +7,12 @@
 
 #include "cli.h"
 
-enum { O_FROM = 1, O_TO, O_OUTPUT, O_MAXDIAG, O_MAXLINE, O_HELP };
+enum { O_TO = 1, O_OUTPUT, O_HELP };
 
 static const cli_opt opts[] = {
-    {"from", 'f', true, O_FROM},
+    CLI_READING_OPTS,
     {"to", 't', true, O_TO},
     {"output", 'o', true, O_OUTPUT},
-    {"max-diagnostics", 0, true, O_MAXDIAG},
-    {"max-line-length", 0, true, O_MAXLINE},
     {"help", 'h', false, O_HELP},
     {NULL, 0, false, 0},
 };
@@ -45,15 +43,15 @@ static void help(void) {
            "  tracewright convert -t jsonl soffice_*.log > merged.jsonl\n");
 }
 
-static const tw_format *format_arg(const char *name, bool writer) {
+/* The format of -t: one that can be written. */
+static const tw_format *output_format(const char *name) {
     const tw_format *f = tw_format_find(name);
     if (!f) {
         cli_usage_error("convert", "unknown format '%s' (see 'tracewright formats')", name);
         return NULL;
     }
-    if (writer ? !tw_format_can_write(f) : !tw_format_can_read(f)) {
-        cli_usage_error("convert", "the %s format cannot be %s", f->name,
-                        writer ? "written" : "read");
+    if (!tw_format_can_write(f)) {
+        cli_usage_error("convert", "the %s format cannot be written", f->name);
         return NULL;
     }
     return f;
@@ -62,13 +60,13 @@ static const tw_format *format_arg(const char *name, bool writer) {
 int cmd_convert(int argc, char **argv) {
     cli_parser p;
     cli_parser_init(&p, "convert", argc, argv);
-    const char *from = NULL, *to = NULL, *output = NULL;
-    unsigned long long maxdiag = 100, maxline = 0;
+    const char *to = NULL, *output = NULL;
     char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
-    tw_optset *fopts = tw_optset_new();
+    cli_reading rd;
     int ninputs = 0, rc = EXIT_TROUBLE;
-    if (!inputs || !fopts) {
-        cli_error("out of memory");
+    bool have_rd = cli_reading_init(&rd);
+    if (!inputs || !have_rd) {
+        if (!inputs) cli_error("out of memory");
         goto out;
     }
     const char *arg, *name;
@@ -77,32 +75,21 @@ int cmd_convert(int argc, char **argv) {
         switch (id) {
         case CLI_ERROR: goto out;
         case CLI_OPERAND: inputs[ninputs++] = (char *)arg; break;
-        case O_FROM: from = arg; break;
         case O_TO: to = arg; break;
         case O_OUTPUT: output = arg; break;
-        case O_MAXDIAG:
-            if (!cli_parse_count("convert", "--max-diagnostics", arg, &maxdiag)) goto out;
-            break;
-        case O_MAXLINE:
-            if (!cli_parse_count("convert", "--max-line-length", arg, &maxline)) goto out;
-            if (maxline == 0) {
-                cli_usage_error("convert", "option '--max-line-length' must be positive");
-                goto out;
-            }
-            break;
         case O_HELP:
             help();
             rc = EXIT_OK;
             goto out;
-        case CLI_UNKNOWN:
-            if (!cli_format_option(&p, fopts, name, arg)) goto out;
+        default:
+            if (cli_reading_option(&p, &rd, id, arg, name) < 0) goto out;
             break;
         }
     }
-    const tw_format *fin = NULL, *fout = NULL;
-    if (from && !(fin = format_arg(from, false))) goto out;
+    const tw_format *fout = NULL;
+    if (!cli_reading_format("convert", &rd)) goto out;
     if (to) {
-        if (!(fout = format_arg(to, true))) goto out;
+        if (!(fout = output_format(to))) goto out;
     } else if (output && strcmp(output, "-") != 0) {
         fout = tw_format_by_extension(output, true);
         if (!fout) {
@@ -120,7 +107,7 @@ int cmd_convert(int argc, char **argv) {
     size_t npaths = ninputs ? (size_t)ninputs : 1;
 
     cli_diag diag;
-    cli_diag_init(&diag, maxdiag);
+    cli_diag_init(&diag, rd.maxdiag);
     tw_strtab *strtab = tw_strtab_new();
     tw_source *src = NULL;
     tw_output *out = NULL;
@@ -129,7 +116,8 @@ int cmd_convert(int argc, char **argv) {
         cli_error("out of memory");
         goto done;
     }
-    tw_source_opts so = {.format = fin, .opts = fopts, .input = {.max_line = maxline}};
+    tw_source_opts so = {.format = rd.format, .opts = rd.fopts,
+                         .input = {.max_line = (size_t)rd.maxline}};
     if (tw_source_open((const char *const *)paths, npaths, &so, strtab, &diag.sink, &src) !=
         TW_OK)
         goto done;
@@ -140,7 +128,7 @@ int cmd_convert(int argc, char **argv) {
         cli_error("cannot open '%s' for writing: %s", output, strerror(errno));
         goto done;
     }
-    if (tw_writer_open(fout, out, strtab, &diag.sink, fopts, tw_source_info(src), &w) != TW_OK)
+    if (tw_writer_open(fout, out, strtab, &diag.sink, rd.fopts, tw_source_info(src), &w) != TW_OK)
         goto done;
     tw_event ev;
     int r;
@@ -170,7 +158,7 @@ done:
     tw_strtab_free(strtab);
     cli_diag_finish(&diag);
 out:
-    tw_optset_free(fopts);
+    if (have_rd) cli_reading_free(&rd);
     free(inputs);
     return rc;
 }

@@ -224,6 +224,54 @@ bool cli_format_option(cli_parser *p, tw_optset *set, const char *name, const ch
     return true;
 }
 
+bool cli_reading_init(cli_reading *r) {
+    memset(r, 0, sizeof *r);
+    r->maxdiag = 100;
+    r->fopts = tw_optset_new();
+    if (!r->fopts) cli_error("out of memory");
+    return r->fopts != NULL;
+}
+
+void cli_reading_free(cli_reading *r) { tw_optset_free(r->fopts); }
+
+int cli_reading_option(cli_parser *p, cli_reading *r, int id, const char *arg,
+                       const char *name) {
+    switch (id) {
+    case CLI_O_FROM:
+        r->from = arg;
+        return 1;
+    case CLI_O_MAXDIAG:
+        return cli_parse_count(p->cmd, "--max-diagnostics", arg, &r->maxdiag) ? 1 : -1;
+    case CLI_O_MAXLINE:
+        if (!cli_parse_count(p->cmd, "--max-line-length", arg, &r->maxline)) return -1;
+        if (r->maxline == 0) {
+            cli_usage_error(p->cmd, "option '--max-line-length' must be positive");
+            return -1;
+        }
+        return 1;
+    case CLI_UNKNOWN:
+        if (!cli_format_option(p, r->fopts, name, arg)) return -1;
+        r->fmt_opts = true;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+bool cli_reading_format(const char *cmd, cli_reading *r) {
+    if (!r->from) return true;
+    r->format = tw_format_find(r->from);
+    if (!r->format) {
+        cli_usage_error(cmd, "unknown format '%s' (see 'tracewright formats')", r->from);
+        return false;
+    }
+    if (!tw_format_can_read(r->format)) {
+        cli_usage_error(cmd, "the %s format cannot be read", r->format->name);
+        return false;
+    }
+    return true;
+}
+
 bool cli_parse_count(const char *cmd, const char *opt, const char *v, unsigned long long *out) {
     char *end;
     errno = 0;

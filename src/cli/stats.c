@@ -6,13 +6,10 @@
 
 #include "cli.h"
 
-enum {
-    O_FROM = 1, O_BY, O_SORT, O_TOP, O_FORMAT, O_SCOPE, O_PID, O_TID, O_MERGE, O_OUTPUT,
-    O_MAXDIAG, O_MAXLINE, O_HELP
-};
+enum { O_BY = 1, O_SORT, O_TOP, O_FORMAT, O_SCOPE, O_PID, O_TID, O_MERGE, O_OUTPUT, O_HELP };
 
 static const cli_opt opts[] = {
-    {"from", 'f', true, O_FROM},
+    CLI_READING_OPTS,
     {"by", 0, true, O_BY},
     {"sort", 0, true, O_SORT},
     {"top", 0, true, O_TOP},
@@ -22,8 +19,6 @@ static const cli_opt opts[] = {
     {"tid", 0, true, O_TID},
     {"merge", 0, false, O_MERGE},
     {"output", 'o', true, O_OUTPUT},
-    {"max-diagnostics", 0, true, O_MAXDIAG},
-    {"max-line-length", 0, true, O_MAXLINE},
     {"help", 'h', false, O_HELP},
     {NULL, 0, false, 0},
 };
@@ -139,20 +134,21 @@ int cmd_stats(int argc, char **argv) {
     static const char *const formats[] = {"table", "csv", "json"};
     cli_parser p;
     cli_parser_init(&p, "stats", argc, argv);
-    const char *from = NULL, *output = NULL, *scope = NULL;
+    const char *output = NULL, *scope = NULL;
     int by = 0, sort = TW_SORT_NET, format = -1;
-    bool merge = false, has_pid = false, has_tid = false, fmt_opts = false;
-    unsigned long long top = 0, pid = 0, tid = 0, maxdiag = 100, maxline = 0;
+    bool merge = false, has_pid = false, has_tid = false;
+    unsigned long long top = 0, pid = 0, tid = 0;
     char **files = calloc((size_t)argc + 1, sizeof *files);
-    tw_optset *fopts = tw_optset_new();
     tw_profile *prof = tw_profile_new();
+    cli_reading rd;
+    bool have_rd = cli_reading_init(&rd);
     regex_t re;
     bool have_re = false;
     int nfiles = 0, rc = EXIT_TROUBLE;
     cli_diag diag;
-    cli_diag_init(&diag, maxdiag);
-    if (!files || !fopts || !prof) {
-        cli_error("out of memory");
+    cli_diag_init(&diag, 100);
+    if (!files || !have_rd || !prof) {
+        if (have_rd) cli_error("out of memory");
         goto out;
     }
     const char *arg, *name;
@@ -161,7 +157,6 @@ int cmd_stats(int argc, char **argv) {
         switch (id) {
         case CLI_ERROR: goto out;
         case CLI_OPERAND: files[nfiles++] = (char *)arg; break;
-        case O_FROM: from = arg; break;
         case O_BY:
             if (!choose("--by", arg, bys, 2, &by)) goto out;
             break;
@@ -189,36 +184,18 @@ int cmd_stats(int argc, char **argv) {
         case O_SCOPE: scope = arg; break;
         case O_MERGE: merge = true; break;
         case O_OUTPUT: output = arg; break;
-        case O_MAXDIAG:
-            if (!cli_parse_count("stats", "--max-diagnostics", arg, &maxdiag)) goto out;
-            diag.max = maxdiag;
-            break;
-        case O_MAXLINE:
-            if (!cli_parse_count("stats", "--max-line-length", arg, &maxline)) goto out;
-            if (maxline == 0) {
-                cli_usage_error("stats", "option '--max-line-length' must be positive");
-                goto out;
-            }
-            break;
         case O_HELP:
             help();
             rc = EXIT_OK;
             goto out;
-        case CLI_UNKNOWN:
-            if (!cli_format_option(&p, fopts, name, arg)) goto out;
-            fmt_opts = true;
+        default:
+            if (cli_reading_option(&p, &rd, id, arg, name) < 0) goto out;
             break;
         }
     }
-    const tw_format *fin = NULL;
-    if (from) {
-        fin = tw_format_find(from);
-        if (!fin || !tw_format_can_read(fin)) {
-            cli_usage_error("stats", "unknown format '%s' (see 'tracewright formats')", from);
-            goto out;
-        }
-    }
-    if (merge && (from || fmt_opts)) {
+    diag.max = rd.maxdiag;
+    if (!cli_reading_format("stats", &rd)) goto out;
+    if (merge && (rd.from || rd.fmt_opts)) {
         cli_usage_error("stats", "--merge reads JSON reports; -f and format options do not apply");
         goto out;
     }
@@ -247,8 +224,9 @@ int cmd_stats(int argc, char **argv) {
     char *const *paths = nfiles ? files : stdin_only;
     size_t npaths = nfiles ? (size_t)nfiles : 1;
 
-    if ((merge ? merge_reports(paths, npaths, (size_t)maxline, &diag, prof)
-               : profile_inputs(paths, npaths, fin, fopts, (size_t)maxline, &diag, prof)) != TW_OK)
+    if ((merge ? merge_reports(paths, npaths, (size_t)rd.maxline, &diag, prof)
+               : profile_inputs(paths, npaths, rd.format, rd.fopts, (size_t)rd.maxline, &diag,
+                                prof)) != TW_OK)
         goto out;
     /* filter the rows per thread, before they are merged per scope; merged
      * reports must have rows per thread for --pid and --tid */
@@ -276,7 +254,7 @@ out:
     cli_diag_finish(&diag);
     if (have_re) regfree(&re);
     tw_profile_free(prof);
-    tw_optset_free(fopts);
+    if (have_rd) cli_reading_free(&rd);
     free(files);
     return rc;
 }
