@@ -29,6 +29,23 @@ bool tw_buf_append(tw_buf *b, const void *p, size_t n) {
     return true;
 }
 
+bool tw_grow(void *arrayp, size_t *cap, size_t need, size_t elem, size_t first) {
+    if (need <= *cap) return true;
+    size_t nc = *cap ? *cap : first;
+    while (nc < need) {
+        if (nc > SIZE_MAX / 2) return false;
+        nc *= 2;
+    }
+    if (nc > SIZE_MAX / elem) return false;
+    void *old;
+    memcpy(&old, arrayp, sizeof old);
+    void *grown = realloc(old, nc * elem);
+    if (!grown) return false;
+    memcpy(arrayp, &grown, sizeof grown);
+    *cap = nc;
+    return true;
+}
+
 void tw_buf_free(tw_buf *b) {
     free(b->p);
     b->p = NULL;

@@ -213,13 +213,8 @@ static void check_thread(tw_source *s, size_t input, const tw_event *ev) {
                   (unsigned long)ev->pid, (unsigned long long)ev->tid);
         return;
     }
-    if (s->nowner == s->owner_cap) {
-        size_t nc = s->owner_cap ? s->owner_cap * 2 : 16;
-        struct owner *no = realloc(s->owner, nc * sizeof *no);
-        if (!no) return; /* the check is advice; it stops when memory does */
-        s->owner = no;
-        s->owner_cap = nc;
-    }
+    if (!tw_grow(&s->owner, &s->owner_cap, s->nowner + 1, sizeof *s->owner, 16))
+        return; /* the check is advice; it stops when memory does */
     s->owner[s->nowner] = (struct owner){ev->pid, ev->tid, input};
     if (tw_u64map_put(&s->owners, key, (void *)(uintptr_t)(s->nowner + 1))) s->nowner++;
 }

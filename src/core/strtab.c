@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tracewright/event.h"
+#include "util.h"
 
 #define CHUNK_BYTES ((size_t)64 << 10)
 
@@ -146,14 +147,9 @@ const tw_str *tw_intern_hashed(tw_strtab *t, const void *bytes, size_t len,
         }
     }
     if (t->count >= UINT32_MAX) return NULL;
-    if (t->count == t->byid_cap) {
-        size_t nc = t->byid_cap ? t->byid_cap * 2 : 256;
-        const tw_str **b = realloc(t->byid, nc * sizeof *b);
-        if (!b) return NULL;
-        t->bytes += (nc - t->byid_cap) * sizeof *b;
-        t->byid = b;
-        t->byid_cap = nc;
-    }
+    size_t had = t->byid_cap;
+    if (!tw_grow(&t->byid, &t->byid_cap, t->count + 1, sizeof *t->byid, 256)) return NULL;
+    t->bytes += (t->byid_cap - had) * sizeof *t->byid;
     tw_str *s = alloc_bytes(t, sizeof *s + len + 1);
     if (!s) return NULL;
     s->hash = hash;

@@ -62,6 +62,12 @@ typedef struct tw_buf {
 /* Make room for `extra` more bytes; false when out of memory. */
 bool tw_buf_reserve(tw_buf *b, size_t extra);
 bool tw_buf_append(tw_buf *b, const void *p, size_t n);
+/*
+ * Make the array at *(T **)arrayp hold at least `need` elements of `elem`
+ * bytes, doubling *cap (from `first`).  False when out of memory; the array
+ * is then unchanged.
+ */
+bool tw_grow(void *arrayp, size_t *cap, size_t need, size_t elem, size_t first);
 static inline void tw_buf_clear(tw_buf *b) { b->len = 0; }
 void tw_buf_free(tw_buf *b);
 

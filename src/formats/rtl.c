@@ -140,15 +140,9 @@ static const tw_str *intern(rtl_reader *r, const char *s, size_t n, const tw_loc
 
 /* A new event at the end of the queue; NULL (reported) when out of memory. */
 static tw_event *push(rtl_reader *r) {
-    if (r->qn == r->qcap) {
-        size_t nc = r->qcap ? r->qcap * 2 : 4;
-        tw_event *q = realloc(r->q, nc * sizeof *q);
-        if (!q) {
-            tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory; event dropped");
-            return NULL;
-        }
-        r->q = q;
-        r->qcap = nc;
+    if (!tw_grow(&r->q, &r->qcap, r->qn + 1, sizeof *r->q, 4)) {
+        tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory; event dropped");
+        return NULL;
     }
     tw_event *e = &r->q[r->qn++];
     memset(e, 0, sizeof *e);

@@ -94,13 +94,7 @@ static thread *thread_of(tw_pairing *p, uint32_t pid, uint64_t tid) {
     if (p->nthreads >= UINT32_MAX - 1) return NULL;
     if ((p->nthreads + 1) * 2 > p->nslots && !rehash(p, p->nslots ? p->nslots * 2 : 16))
         return NULL;
-    if (p->nthreads == p->cap) {
-        size_t nc = p->cap ? p->cap * 2 : 8;
-        thread *nt = realloc(p->threads, nc * sizeof *nt);
-        if (!nt) return NULL;
-        p->threads = nt;
-        p->cap = nc;
-    }
+    if (!tw_grow(&p->threads, &p->cap, p->nthreads + 1, sizeof *p->threads, 8)) return NULL;
     thread *t = &p->threads[p->nthreads];
     memset(t, 0, sizeof *t);
     t->pid = pid;
@@ -168,17 +162,8 @@ static void close_top(tw_pairing *p, thread *t, int64_t end, tw_close_how how,
 }
 
 static int begin(tw_pairing *p, thread *t, const tw_event *ev) {
-    if (t->depth == t->cap) {
-        size_t nc = t->cap ? t->cap * 2 : 4;
-        tw_frame *ns = realloc(t->stack, nc * sizeof *ns);
-        if (!ns) {
-            tw_report(p->diag, TW_R_OUT_OF_MEMORY, &ev->loc, "out of memory for open scopes");
-            return TW_ERR;
-        }
-        t->stack = ns;
-        t->cap = nc;
-    }
-    if (!count_open(p, t, ev->name, +1)) {
+    if (!tw_grow(&t->stack, &t->cap, t->depth + 1, sizeof *t->stack, 4) ||
+        !count_open(p, t, ev->name, +1)) {
         tw_report(p->diag, TW_R_OUT_OF_MEMORY, &ev->loc, "out of memory for open scopes");
         return TW_ERR;
     }

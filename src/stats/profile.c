@@ -34,7 +34,7 @@ struct tw_profile {
     input *inputs;
     size_t ninputs, icap;
     problem *problems;    /* in order of first report */
-    size_t nproblems;
+    size_t nproblems, problem_cap;
     tw_strtab *problem_ids; /* id -> index in `problems` (the string's id) */
     uint64_t events, threads;
     enum clock clock;
@@ -76,13 +76,7 @@ static char *dup_bytes(const char *s, size_t n) {
 }
 
 int tw_profile_add_input(tw_profile *p, const char *path, const char *format) {
-    if (p->ninputs == p->icap) {
-        size_t nc = p->icap ? p->icap * 2 : 4;
-        input *ni = realloc(p->inputs, nc * sizeof *ni);
-        if (!ni) return TW_ERR;
-        p->inputs = ni;
-        p->icap = nc;
-    }
+    if (!tw_grow(&p->inputs, &p->icap, p->ninputs + 1, sizeof *p->inputs, 4)) return TW_ERR;
     input *in = &p->inputs[p->ninputs];
     in->path = dup_bytes(path, strlen(path));
     in->format = dup_bytes(format, strlen(format));
@@ -105,11 +99,10 @@ static int add_problem(tw_profile *p, const char *id, size_t idlen, uint64_t n) 
         p->problems[s->id].n += n;
         return TW_OK;
     }
-    problem *np = realloc(p->problems, (p->nproblems + 1) * sizeof *np);
-    if (!np) return TW_ERR;
-    p->problems = np;
-    np[p->nproblems].id = (char *)s->s; /* owned by problem_ids */
-    np[p->nproblems].n = n;
+    if (!tw_grow(&p->problems, &p->problem_cap, p->nproblems + 1, sizeof *p->problems, 8))
+        return TW_ERR;
+    p->problems[p->nproblems].id = (char *)s->s; /* owned by problem_ids */
+    p->problems[p->nproblems].n = n;
     p->nproblems++;
     return TW_OK;
 }
@@ -143,13 +136,7 @@ static void add_bounds(tw_profile *p, enum clock c, int64_t first, int64_t last)
 }
 
 static tw_scope_stats *new_row(tw_profile *p, const char *name, size_t len) {
-    if (p->n == p->cap) {
-        size_t nc = p->cap ? p->cap * 2 : 64;
-        tw_scope_stats *nr = realloc(p->rows, nc * sizeof *nr);
-        if (!nr) return NULL;
-        p->rows = nr;
-        p->cap = nc;
-    }
+    if (!tw_grow(&p->rows, &p->cap, p->n + 1, sizeof *p->rows, 64)) return NULL;
     tw_scope_stats *r = &p->rows[p->n];
     memset(r, 0, sizeof *r);
     if (!(r->name = dup_bytes(name, len))) return NULL;

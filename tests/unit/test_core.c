@@ -302,3 +302,19 @@ void test_output_replace(void) {
     unlink(path);
     rmdir(dir);
 }
+
+void test_grow(void) {
+    int *v = NULL;
+    size_t cap = 0;
+    CHECK(tw_grow(&v, &cap, 1, sizeof *v, 8));
+    CHECK_EQ_U(cap, 8);
+    CHECK(tw_grow(&v, &cap, 8, sizeof *v, 8)); /* enough already */
+    CHECK_EQ_U(cap, 8);
+    CHECK(tw_grow(&v, &cap, 1000, sizeof *v, 8));
+    CHECK_EQ_U(cap, 1024);
+    for (int i = 0; i < 1000; i++) v[i] = i; /* all of it is usable (ASan) */
+    int *before = v;
+    CHECK(!tw_grow(&v, &cap, SIZE_MAX / 2, sizeof *v, 8)); /* too large: refused */
+    CHECK(v == before && cap == 1024 && v[999] == 999);
+    free(v);
+}
