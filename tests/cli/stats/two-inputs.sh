@@ -30,3 +30,4 @@ Process id is 20
 000250 1 | : still painting
 END
 tracewright stats soffice_10.log soffice_20.log
+tracewright stats --format json soffice_10.log soffice_20.log 2>/dev/null
