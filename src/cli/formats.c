@@ -54,23 +54,32 @@ int cmd_formats(int argc, char **argv) {
                f->flags & TW_FMT_BINARY ? "binary" : "text", (int)wext, exts(f, buf, sizeof buf),
                f->description);
     }
+    /* two passes over the options: the width of the left column, then the lines */
+    int wopt = 0;
     bool any = false;
-    for (size_t i = 0; i < tw_format_count(); i++) {
-        const tw_format *f = tw_format_at(i);
-        for (const tw_option *o = f->options; o && o->name; o++) {
-            if (!any) printf("\nFormat options:\n");
-            any = true;
-            const char *type = o->type == TW_OPT_BOOL     ? "yes|no"
-                               : o->type == TW_OPT_INT    ? "N"
-                               : o->type == TW_OPT_CHOICE ? o->choices
-                                                          : "TEXT";
-            char lhs[128];
-            snprintf(lhs, sizeof lhs, "--%s=%s", o->name, type);
-            printf("  %-28s %s (%s%s%s; default %s)\n", lhs, o->help,
-                   o->applies & TW_OPT_READ ? "reading" : "",
-                   (o->applies & TW_OPT_READ) && (o->applies & TW_OPT_WRITE) ? " and " : "",
-                   o->applies & TW_OPT_WRITE ? "writing" : "", o->def ? o->def : "none");
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < tw_format_count(); i++) {
+            const tw_format *f = tw_format_at(i);
+            for (const tw_option *o = f->options; o && o->name; o++) {
+                const char *type = o->type == TW_OPT_BOOL     ? "yes|no"
+                                   : o->type == TW_OPT_INT    ? "N"
+                                   : o->type == TW_OPT_CHOICE ? o->choices
+                                                              : "TEXT";
+                char lhs[128];
+                int n = snprintf(lhs, sizeof lhs, "--%s=%s", o->name, type);
+                if (pass == 0) {
+                    if (n > wopt) wopt = n;
+                    continue;
+                }
+                if (!any) printf("\nFormat options:\n");
+                any = true;
+                printf("  %-*s  %s (%s%s%s; default %s)\n", wopt, lhs, o->help,
+                       o->applies & TW_OPT_READ ? "reading" : "",
+                       (o->applies & TW_OPT_READ) && (o->applies & TW_OPT_WRITE) ? " and " : "",
+                       o->applies & TW_OPT_WRITE ? "writing" : "", o->def ? o->def : "none");
+            }
         }
     }
     return EXIT_OK;
 }
+
