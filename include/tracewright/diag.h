@@ -69,6 +69,12 @@ typedef enum tw_rule {
     TW_R_UNMATCHED_SUSPEND, /* unmatched-suspend */
     TW_R_TIME_BACKWARDS,  /* time-goes-backwards */
     TW_R_DUPLICATE_INPUT, /* duplicate-input */
+    /* added with the CoreProfiler format */
+    TW_R_UNKNOWN_RECORD,  /* unknown-record */
+    TW_R_UNSUPPORTED,     /* unsupported-data */
+    TW_R_CP_STACK,        /* cp-stack-mismatch */
+    TW_R_CP_UNNAMED,      /* cp-unnamed */
+    TW_R_CP_START,        /* cp-start-time */
     /* new rules are added here, so that the numbers of the others stay */
     TW_RULE_COUNT
 } tw_rule;

@@ -10,6 +10,7 @@
 #define TW_FORMATS(X) \
     X(rtl)            \
     X(lms)            \
+    X(coreprofiler)   \
     X(jsonl)
 
 #define DECLARE(name) const tw_format *tw_format_##name(void);
