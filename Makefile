@@ -63,6 +63,9 @@ run: $(BIN)
 	@echo '$$ tracewright stats --top 3 examples/control-loop.csv'
 	@$(BIN) stats --top 3 examples/control-loop.csv
 	@echo
+	@echo '$$ tracewright stats --top 5 examples/hello-catalog.tracelog'
+	@$(BIN) stats --top 5 examples/hello-catalog.tracelog
+	@echo
 	@echo '$$ tracewright convert -t jsonl examples/control-loop.csv | head -n 4'
 	@$(BIN) convert -t jsonl examples/control-loop.csv | head -n 4
 
