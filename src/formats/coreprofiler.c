@@ -1417,15 +1417,16 @@ static void pending_for(cp_writer *w, wthread *t, int64_t ms) {
 }
 
 static int frame_begin(cp_writer *w, const tw_event *ev, int64_t ms) {
-    wthread *t = declared_thread(w, ev->tid);
+    wthread *t = wthread_get(w, ev->tid);
     uint64_t fn;
     if (!t) return cp_wfail(w);
     const tw_attr *ca = find_attr(ev, w->k_count, TW_ATTR_INT);
     uint64_t count = ca && ca->i > 0 ? (uint64_t)ca->i : 0;
     if (!(w->pend && w->pt == t && w->pms == ms && !w->pcounter &&
           (!w->npush || w->pcount == count)))
-        flush(w);  /* before any fun inf this begin needs */
-    if (!function_iid(w, ev->name->s, ev->name->len, &fn)) return cp_wfail(w);
+        flush(w);  /* before any thr crt or fun inf this begin needs */
+    if (!declare(w, t, NULL) || !function_iid(w, ev->name->s, ev->name->len, &fn))
+        return cp_wfail(w);
     pending_for(w, t, ms);
     if (!tw_grow(&t->stack, &t->cap, t->depth + 1, sizeof *t->stack, 16)) return cp_wfail(w);
     wframe *f = &t->stack[t->depth++];
@@ -1468,7 +1469,7 @@ static int frame_end(cp_writer *w, const tw_event *ev, int64_t ms) {
 
 /* "samples" counter: the count of the pending record, or a record of its own. */
 static int samples(cp_writer *w, const tw_event *ev, int64_t ms) {
-    wthread *t = declared_thread(w, ev->tid);
+    wthread *t = wthread_get(w, ev->tid);
     if (!t) return cp_wfail(w);
     uint64_t v = (uint64_t)ev->value;
     if (w->pend && w->pt == t && w->pms == ms && !w->pcounter && (!w->npush || w->pcount == v)) {
@@ -1476,11 +1477,9 @@ static int samples(cp_writer *w, const tw_event *ev, int64_t ms) {
         w->pcounter = true;
         return TW_OK;
     }
+    flush(w);  /* a record of its own */
+    if (!declare(w, t, NULL)) return cp_wfail(w);
     pending_for(w, t, ms);
-    if (w->npush || w->pkeep != w->pprev) { /* a different record at the same time */
-        flush(w);
-        pending_for(w, t, ms);
-    }
     w->pcount = v;
     w->pcounter = true;
     return TW_OK;
