@@ -200,14 +200,9 @@ static int cp_probe(const unsigned char *head, size_t len, const char *path) {
     (void)path;
     const char *s = (const char *)head;
     int known = 0, other = 0;
-    size_t pos = 0;
-    for (int lines = 0; pos < len && lines < 64; lines++) {
-        const char *nl = memchr(s + pos, '\n', len - pos);
-        if (!nl) break;
-        size_t n = (size_t)(nl - (s + pos));
-        const char *l = s + pos;
-        pos += n + 1;
-        if (n && l[n - 1] == '\r') n--;
+    size_t pos = 0, n;
+    const char *l;
+    for (int lines = 0; lines < 64 && tw_head_line(s, len, &pos, &l, &n); lines++) {
         if (n == 0) continue;
         int t = record_type(l, n);
         if (lines == 0 && t == 0) return 100; /* prf stm */
@@ -408,36 +403,34 @@ static bool need(cp_reader *r, const tw_line *l, cur *c, tok *t, const char *wha
     return false;
 }
 
-static bool need_hex(cp_reader *r, const tw_line *l, cur *c, uint64_t *v, const char *what) {
+/* A required number parsed by `parse`; `expect` names what it should be. */
+static bool need_num(cp_reader *r, const tw_line *l, cur *c, uint64_t *v, const char *what,
+                     bool (*parse)(const char *, size_t, uint64_t *), const char *expect) {
     tok t;
     if (!need(r, l, c, &t, what)) return false;
-    if (parse_hex(t.s, t.n, v)) return true;
-    bad(r, l, t.col, "%s is not a hexadecimal number (0x...)", what);
+    if (parse(t.s, t.n, v)) return true;
+    bad(r, l, t.col, expect, what);
     return false;
+}
+
+static bool parse_dec(const char *s, size_t n, uint64_t *v) {
+    return tw_parse_u64(s, n, v) && *v <= (uint64_t)INT64_MAX;
+}
+
+static bool need_hex(cp_reader *r, const tw_line *l, cur *c, uint64_t *v, const char *what) {
+    return need_num(r, l, c, v, what, parse_hex, "%s is not a hexadecimal number (0x...)");
 }
 
 static bool need_iid(cp_reader *r, const tw_line *l, cur *c, uint64_t *v, const char *what) {
-    tok t;
-    if (!need(r, l, c, &t, what)) return false;
-    if (parse_iid(t.s, t.n, v)) return true;
-    bad(r, l, t.col, "%s is not an id (0x... or ?)", what);
-    return false;
+    return need_num(r, l, c, v, what, parse_iid, "%s is not an id (0x... or ?)");
 }
 
 static bool need_dec(cp_reader *r, const tw_line *l, cur *c, uint64_t *v, const char *what) {
-    tok t;
-    if (!need(r, l, c, &t, what)) return false;
-    if (tw_parse_u64(t.s, t.n, v) && *v <= (uint64_t)INT64_MAX) return true;
-    bad(r, l, t.col, "%s is not a decimal number", what);
-    return false;
+    return need_num(r, l, c, v, what, parse_dec, "%s is not a decimal number");
 }
 
 static bool need_ms(cp_reader *r, const tw_line *l, cur *c, uint64_t *ms) {
-    tok t;
-    if (!need(r, l, c, &t, "timestamp")) return false;
-    if (parse_ms(t.s, t.n, ms)) return true;
-    bad(r, l, t.col, "%s is not a number of milliseconds", "timestamp");
-    return false;
+    return need_num(r, l, c, ms, "timestamp", parse_ms, "%s is not a number of milliseconds");
 }
 
 /* The rest of the line as one quoted string; s and n get its contents. */

@@ -16,6 +16,22 @@
     const tw_format *tw_format_##name(void); \
     const tw_format *tw_format_##name(void) { return &(descriptor); }
 
+/*
+ * The next complete line of a probe's head, from *pos, without its LF or
+ * CRLF; false when no complete line is left (a line cut off by the head
+ * limit does not count).
+ */
+static inline bool tw_head_line(const char *s, size_t len, size_t *pos, const char **line,
+                                size_t *n) {
+    const char *nl = *pos < len ? memchr(s + *pos, '\n', len - *pos) : NULL;
+    if (!nl) return false;
+    *line = s + *pos;
+    *n = (size_t)(nl - *line);
+    *pos += *n + 1;
+    if (*n && (*line)[*n - 1] == '\r') (*n)--;
+    return true;
+}
+
 /* Location of byte `col0` (0-based) of a text line. */
 static inline tw_loc tw_text_loc(const char *file, const tw_line *l, size_t col0) {
     tw_loc loc = {.file = file, .kind = TW_LOC_TEXT, .line = l->no,

@@ -37,16 +37,11 @@ static int classify(const char *s, size_t n) {
 
 static int lms_probe(const unsigned char *head, size_t len, const char *path) {
     const char *s = (const char *)head;
-    size_t pos = 0;
+    size_t pos = 0, n;
+    const char *l;
     int good = 0, bad = 0, maps = 0, legacy = 0;
     bool first_is_map = false;
-    for (int lines = 0; pos < len && lines < 64; lines++) {
-        const char *nl = memchr(s + pos, '\n', len - pos);
-        if (!nl) break;
-        size_t n = (size_t)(nl - (s + pos));
-        const char *l = s + pos;
-        pos += n + 1;
-        if (n && l[n - 1] == '\r') n--;
+    for (int lines = 0; lines < 64 && tw_head_line(s, len, &pos, &l, &n); lines++) {
         if (n == 0) continue;
         int c = classify(l, n);
         if (c < 0) bad++;

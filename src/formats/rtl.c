@@ -57,14 +57,9 @@ static bool pid_from_name(const char *path, uint32_t *pid);
 static int rtl_probe(const unsigned char *head, size_t len, const char *path) {
     const char *s = (const char *)head;
     int score = 0, records = 0, others = 0;
-    size_t pos = 0;
-    for (int lines = 0; pos < len && lines < 32; lines++) {
-        const char *nl = memchr(s + pos, '\n', len - pos);
-        if (!nl) break;  /* ignore a line cut off by the head limit */
-        size_t n = (size_t)(nl - (s + pos));
-        const char *l = s + pos;
-        if (n && l[n - 1] == '\r') n--;
-        pos += (size_t)(nl - (s + pos)) + 1;
+    size_t pos = 0, n;
+    const char *l;
+    for (int lines = 0; lines < 32 && tw_head_line(s, len, &pos, &l, &n); lines++) {
         if (n == 0) continue;
         if (lines == 0 && starts_with(l, n, OPENING, LIT_LEN(OPENING))) return 100;
         if (starts_with(l, n, PROCESS, LIT_LEN(PROCESS)) ||
