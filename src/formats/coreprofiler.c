@@ -172,9 +172,9 @@ static bool parse_datetime(const tok *date, const tok *time, int64_t off, int64_
         for (; fd < 9; fd++) frac *= 10;
     }
     int64_t secs = days_from_civil((int64_t)y, (unsigned)mo, (unsigned)d) * 86400 +
-                   (int64_t)(h * 3600 + mi * 60 + se) - off;
-    *ns = secs * TW_NS_PER_S + (int64_t)frac;  /* years 0..9999: no overflow */
-    return true;
+                   (int64_t)(h * 3600 + mi * 60 + se) - off;  /* years 0..9999: fits */
+    /* nanoseconds since the epoch fit in int64 for 1677..2262 only */
+    return tw_mul_i64(secs, TW_NS_PER_S, ns) && tw_add_i64(*ns, (int64_t)frac, ns);
 }
 
 /* ---- probe --------------------------------------------------------------- */
@@ -232,6 +232,7 @@ typedef struct cp_jit {  /* an open jit cms / jit css */
     uint64_t tid, fid;
     bool search;
     const tw_str *name;
+    struct cp_jit *next;  /* older open ones with the same hash */
 } cp_jit;
 
 typedef struct qev {
@@ -259,8 +260,7 @@ typedef struct cp_reader {
     tw_u64map fids;        /* CoreCLR FunctionID -> function iid + 1 */
     tw_u64map classes;     /* class iid -> name */
     tw_u64map reported[REP_COUNT];
-    cp_jit *jits;
-    size_t njit, jitcap;
+    tw_u64map jits;        /* hash of (thread, FunctionID, kind) -> newest open cp_jit */
     pending_frame *pf;
     size_t pfcap;
     bool have_ts;
@@ -638,7 +638,7 @@ static void rec_thr(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
     }
     if (sub == 'a') { /* aos IID OSTID */
         if (!need_hex(r, l, c, &a, "thread internal id") ||
-            !need_dec(r, l, c, &b, "OS thread id"))
+            !need_num(r, l, c, &b, "OS thread id", tw_parse_u64, "%s is not a decimal number"))
             return;
         extra_fields(r, l, c);
         cp_thread *t = thread_get(r, a, loc);
@@ -773,12 +773,17 @@ static void rec_jit(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
     extra_fields(r, l, c);
     int64_t ts = record_time(r, ms);
     const tw_str *name = NULL;
-    if (!start) { /* the name its start was given */
-        for (size_t i = r->njit; i-- > 0;) {
-            cp_jit *j = &r->jits[i];
+    uint64_t key = (tid * 0x9e3779b97f4a7c15ULL ^ fid) * 2 + search;
+    cp_jit *head = tw_u64map_get(&r->jits, key);
+    if (head == (void *)&r->jits) head = NULL; /* the map cannot delete: an emptied chain */
+    if (!start) { /* the name its start was given: the newest open one */
+        for (cp_jit **pj = &head; *pj; pj = &(*pj)->next) {
+            cp_jit *j = *pj;
             if (j->tid == tid && j->fid == fid && j->search == search) {
                 name = j->name;
-                *j = r->jits[--r->njit];
+                *pj = j->next;
+                free(j);
+                tw_u64map_put(&r->jits, key, head ? (void *)head : (void *)&r->jits);
                 break;
             }
         }
@@ -789,11 +794,13 @@ static void rec_jit(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
             return;
     }
     if (start) {
-        if (!tw_grow(&r->jits, &r->jitcap, r->njit + 1, sizeof *r->jits, 4)) {
+        cp_jit *j = malloc(sizeof *j);
+        if (!j || !tw_u64map_put(&r->jits, key, j)) {
+            free(j);
             oom(r, loc);
             return;
         }
-        r->jits[r->njit++] = (cp_jit){tid, fid, search, name};
+        *j = (cp_jit){tid, fid, search, name, head};
     }
     emit(r, start ? TW_BEGIN : TW_END, name, tid, ts, loc);
     if (st.n) attr_str(r, r->k_status, st.s, st.n);
@@ -1075,7 +1082,8 @@ static bool start_time(cp_reader *r, const tw_line *l) {
         }
     }
     if (!parse_datetime(&date, &time, secs, &ns)) {
-        bad(r, l, date.col, "%s is not YYYY-MM-DD HH:MM:SS.mmm", "start time");
+        bad(r, l, date.col, "%s is not YYYY-MM-DD HH:MM:SS.mmm between 1677 and 2262",
+            "start time");
         return true;
     }
     extra_fields(r, l, &c);
@@ -1172,7 +1180,14 @@ static void cp_close(void *state) {
     tw_u64map_free(&r->fids);
     tw_u64map_free(&r->classes);
     for (int i = 0; i < REP_COUNT; i++) tw_u64map_free(&r->reported[i]);
-    free(r->jits);
+    for (size_t i = 0; i < r->jits.cap; i++) {
+        if (!r->jits.used || !r->jits.used[i]) continue;
+        for (cp_jit *j = r->jits.vals[i], *next; j && j != (void *)&r->jits; j = next) {
+            next = j->next;
+            free(j);
+        }
+    }
+    tw_u64map_free(&r->jits);
     free(r->pf);
     free(r->q);
     free(r->ap);
@@ -1191,7 +1206,8 @@ typedef struct wthread {
     uint64_t iid, tid;
     bool declared;   /* thr crt / thr aos written */
     bool from_meta;  /* its iid came from a thread_name event */
-    unsigned gc_open;
+    size_t *gc;      /* open gch gcs records: the frame depth at each */
+    size_t ngc, gccap;
     wframe *stack;
     size_t depth, cap;
 } wthread;
@@ -1228,6 +1244,14 @@ static const tw_attr *find_attr(const tw_event *ev, const tw_str *key, tw_attr_t
     for (size_t i = 0; i < ev->nattrs; i++)
         if (ev->attrs[i].key == key && ev->attrs[i].type == type) return &ev->attrs[i];
     return NULL;
+}
+
+/* Can s[0..n) be written as one space-separated field (and read back)? */
+static bool is_token(const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || (s[i] == '\r' && i + 1 == n))
+            return false;
+    return n > 0;
 }
 
 static void put_hex32(tw_output *o, uint64_t v) { tw_out_printf(o, "0x%08llx", (unsigned long long)v); }
@@ -1273,6 +1297,8 @@ static int cp_begin(const tw_write_ctx *ctx, void **state) {
         if (tw_sub_i64(ti->origin_ns, ti->origin_ts, &wall) && wall >= 0) {
             bool inexact;
             ms = tw_round_div(wall, TW_NS_PER_MS, &inexact);
+            int64_t back;
+            if (!tw_mul_i64(ms, TW_NS_PER_MS, &back)) ms--; /* stay readable */
             if (inexact) tw_loss_add(ctx->loss, "wall-clock origin rounded to milliseconds", 1);
             int64_t y;
             unsigned mo, d;
@@ -1489,14 +1515,14 @@ static bool special_scope(cp_writer *w, const tw_event *ev, int64_t ms) {
         const tw_attr *reason = find_attr(ev, w->k_reason, TW_ATTR_STR);
         const tw_attr *gens = find_attr(ev, w->k_generations, TW_ATTR_STR);
         if (begin) {
-            bool ok = reason && gens && reason->slen && gens->slen;
-            for (size_t i = 0; ok && i < reason->slen; i++)
-                ok = reason->s[i] != ' ' && reason->s[i] != '\n' && reason->s[i] != '\r';
+            bool ok = reason && gens && is_token(reason->s, reason->slen) && gens->slen;
             for (size_t i = 0; ok && i < gens->slen; i++)
                 ok = gens->s[i] == 't' || gens->s[i] == 'f';
             if (!ok) return false;
+            if (!tw_grow(&t->gc, &t->gccap, t->ngc + 1, sizeof *t->gc, 4))
+                return cp_wfail(w), true;
             flush(w);
-            t->gc_open++;
+            t->gc[t->ngc++] = t->depth;
             tw_out_printf(o, "gch gcs %llu %lld ", (unsigned long long)ev->tid, (long long)ms);
             tw_out_write(o, reason->s, reason->slen);
             tw_out_putc(o, ' ');
@@ -1504,9 +1530,13 @@ static bool special_scope(cp_writer *w, const tw_event *ev, int64_t ms) {
             tw_out_putc(o, '\n');
             return true;
         }
-        if (!t->gc_open) return false;
+        /* a frame named GC pushed after the open gch gcs ends first */
+        void *fv = tw_u64map_get(&w->funcs, name->id);
+        if (!t->ngc || (fv && t->depth > t->gc[t->ngc - 1] &&
+                        t->stack[t->depth - 1].fn == (uint64_t)(uintptr_t)fv - 1))
+            return false;
         flush(w);
-        t->gc_open--;
+        t->ngc--;
         tw_out_printf(o, "gch gcf %llu %lld\n", (unsigned long long)ev->tid, (long long)ms);
         return true;
     }
@@ -1608,6 +1638,11 @@ static int meta(cp_writer *w, const tw_event *ev) {
         wthread *t = tw_u64map_get(&w->by_iid, iid);
         if (t && t->from_meta) { /* the managed thread moved to another OS thread */
             if (t->tid != ev->tid) {
+                wthread *holder = tw_u64map_get(&w->threads, ev->tid);
+                if (holder && holder != t && holder->depth) {
+                    tw_loss_add(w->ctx.loss, "moves of threads onto a busy OS thread dropped", 1);
+                    return TW_OK;
+                }
                 if (!tw_u64map_put(&w->threads, ev->tid, t)) return cp_wfail(w);
                 t->tid = ev->tid;
                 tw_out_str(o, "thr aos ");
@@ -1622,7 +1657,7 @@ static int meta(cp_writer *w, const tw_event *ev) {
         if (t && t->declared) return TW_OK; /* already written under another id */
         if (!t && !(t = wthread_get(w, ev->tid))) return cp_wfail(w);
         t->iid = tw_u64map_get(&w->by_iid, iid) ? w->next_iid : iid;
-        t->from_meta = true;
+        t->from_meta = t->iid == iid;
         return declare(w, t, find_attr(ev, w->k_thread_id, TW_ATTR_STR)) ? TW_OK : cp_wfail(w);
     }
     if (tw_str_is(ev->name, TW_META_PROCESS_NAME) && !w->named_process) {
@@ -1649,7 +1684,7 @@ static int cp_event(void *state, const tw_event *ev) {
         ev->name->len > LIT_LEN(N_CONFIG)) {
         const char *k = ev->name->s + LIT_LEN(N_CONFIG);
         size_t kn = ev->name->len - LIT_LEN(N_CONFIG);
-        if (memchr(k, ' ', kn) || memchr(k, '\n', kn)) {
+        if (!is_token(k, kn)) {
             tw_loss_drop(w->ctx.loss, ev);
             return TW_OK;
         }
@@ -1712,6 +1747,7 @@ static int cp_end(void *state) {
 static void cp_free(void *state) {
     cp_writer *w = state;
     for (size_t i = 0; i < w->ntv; i++) {
+        free(w->tv[i]->gc);
         free(w->tv[i]->stack);
         free(w->tv[i]);
     }
