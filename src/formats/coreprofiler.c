@@ -1359,17 +1359,27 @@ static wthread *declared_thread(cp_writer *w, uint64_t tid) {
     return t && declare(w, t, NULL) ? t : NULL;
 }
 
+/* The id of `name` in `map` (ids 0, 1, 2, ... from *next): -1 out of
+ * memory, 0 known before, 1 new (its definition is to be written). */
+static int name_id(cp_writer *w, tw_u64map *map, uint64_t *next, const char *s, size_t n,
+                   uint64_t *id, const tw_str **name) {
+    if (!(*name = tw_intern(w->ctx.strtab, s, n))) return -1;
+    void *v = tw_u64map_get(map, (*name)->id);
+    if (v) {
+        *id = (uint64_t)(uintptr_t)v - 1;
+        return 0;
+    }
+    *id = *next;
+    if (!tw_u64map_put(map, (*name)->id, (void *)(uintptr_t)(*id + 1))) return -1;
+    ++*next;
+    return 1;
+}
+
 /* The internal id of function `name`, with fun inf / fun nam on first use. */
 static bool function_iid(cp_writer *w, const char *s, size_t n, uint64_t *fn) {
-    const tw_str *name = tw_intern(w->ctx.strtab, s, n);
-    if (!name) return false;
-    void *v = tw_u64map_get(&w->funcs, name->id);
-    if (v) {
-        *fn = (uint64_t)(uintptr_t)v - 1;
-        return true;
-    }
-    *fn = w->nfuncs++;
-    if (!tw_u64map_put(&w->funcs, name->id, (void *)(uintptr_t)(*fn + 1))) return false;
+    const tw_str *name;
+    int rc = name_id(w, &w->funcs, &w->nfuncs, s, n, fn, &name);
+    if (rc <= 0) return rc == 0;
     tw_output *o = w->ctx.out;
     tw_out_str(o, "fun inf ");
     put_hex32(o, *fn);
@@ -1382,16 +1392,11 @@ static bool function_iid(cp_writer *w, const char *s, size_t n, uint64_t *fn) {
     return true;
 }
 
+/* The internal id of class `name`, with cls nam on first use. */
 static bool class_iid(cp_writer *w, const char *s, size_t n, uint64_t *cls) {
-    const tw_str *name = tw_intern(w->ctx.strtab, s, n);
-    if (!name) return false;
-    void *v = tw_u64map_get(&w->classes, name->id);
-    if (v) {
-        *cls = (uint64_t)(uintptr_t)v - 1;
-        return true;
-    }
-    *cls = w->nclasses++;
-    if (!tw_u64map_put(&w->classes, name->id, (void *)(uintptr_t)(*cls + 1))) return false;
+    const tw_str *name;
+    int rc = name_id(w, &w->classes, &w->nclasses, s, n, cls, &name);
+    if (rc <= 0) return rc == 0;
     tw_out_str(w->ctx.out, "cls nam ");
     put_hex32(w->ctx.out, *cls);
     tw_out_putc(w->ctx.out, ' ');
