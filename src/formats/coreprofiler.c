@@ -221,7 +221,7 @@ typedef struct cp_frame {
 } cp_frame;
 
 typedef struct cp_thread {
-    uint64_t iid, tid, os;
+    uint64_t iid, tid;  /* tid: the OS thread id once bound, else iid */
     bool bound;
     const tw_str *thread_id;  /* CoreCLR ThreadID from thr crt, as written */
     cp_frame *stack;
@@ -642,16 +642,15 @@ static void rec_thr(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
             return;
         extra_fields(r, l, c);
         cp_thread *t = thread_get(r, a, loc);
-        if (!t || (t->bound && t->os == b)) return;
+        if (!t || (t->bound && t->tid == b)) return;
         size_t depth = t->depth;
         int64_t ts = now(r);
-        if (t->tid != b && depth) { /* the managed thread moved: its frames move too */
+        bool moved = t->tid != b && depth;
+        if (moved) { /* the managed thread moved: its frames move too */
             end_frames(r, t, 0, ts, loc);
             t->depth = depth;
         }
-        bool moved = t->tid != b;
         t->bound = true;
-        t->os = b;
         t->tid = b;
         thread_name(r, t, loc);
         if (moved)
