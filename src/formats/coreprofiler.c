@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/evq.h"
 #include "formats.h"
 
 /* Names of the events this format reads and writes (also the writer's keys). */
@@ -235,11 +236,6 @@ typedef struct cp_jit {  /* an open jit cms / jit css */
     struct cp_jit *next;  /* older open ones with the same hash */
 } cp_jit;
 
-typedef struct qev {
-    tw_event ev;
-    size_t a0, na;  /* its attributes in the attribute pool */
-} qev;
-
 typedef struct pending_frame {
     uint64_t fn;
     tok ip;  /* ip.n == 0: none */
@@ -273,10 +269,7 @@ typedef struct cp_reader {
     bool have_held;
     tw_line held;
     /* the events of the current line */
-    qev *q;
-    size_t qhead, qn, qcap;
-    tw_attr *ap;
-    size_t an, acap;
+    tw_evq q;
     tw_buf text;
     /* interned names */
     const tw_str *k_count, *k_ip, *k_function, *k_reason, *k_generations, *k_status, *k_iid,
@@ -318,47 +311,15 @@ static bool first_report(cp_reader *r, int kind, uint64_t key) {
 /* A new event of the current line; NULL (reported) when out of memory. */
 static tw_event *emit(cp_reader *r, tw_kind kind, const tw_str *name, uint64_t tid, int64_t ts,
                       const tw_loc *loc) {
-    if (!tw_grow(&r->q, &r->qcap, r->qn + 1, sizeof *r->q, 8)) {
-        tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory; event dropped");
-        return NULL;
-    }
-    qev *q = &r->q[r->qn++];
-    memset(q, 0, sizeof *q);
-    q->a0 = r->an;
-    q->ev.kind = kind;
-    q->ev.name = name;
-    q->ev.tid = tid;
-    q->ev.ts = ts;
-    q->ev.loc = *loc;
-    return &q->ev;
-}
-
-/* An attribute of the latest event (dropped silently only when out of
- * memory, which is reported). */
-static tw_attr *add_attr(cp_reader *r, const tw_str *key) {
-    if (!r->qn || !tw_grow(&r->ap, &r->acap, r->an + 1, sizeof *r->ap, 16)) {
-        tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory; attribute dropped");
-        return NULL;
-    }
-    tw_attr *a = &r->ap[r->an++];
-    memset(a, 0, sizeof *a);
-    a->key = key;
-    r->q[r->qn - 1].na++;
-    return a;
+    return tw_evq_push(&r->q, r->ctx.diag, kind, name, tid, ts, loc);
 }
 
 static void attr_int(cp_reader *r, const tw_str *key, int64_t v) {
-    tw_attr *a = add_attr(r, key);
-    if (a) a->i = v;
+    tw_evq_attr_int(&r->q, r->ctx.diag, key, v);
 }
 
 static void attr_str(cp_reader *r, const tw_str *key, const char *s, size_t n) {
-    tw_attr *a = add_attr(r, key);
-    if (a) {
-        a->type = TW_ATTR_STR;
-        a->s = s;
-        a->slen = n;
-    }
+    tw_evq_attr_str(&r->q, r->ctx.diag, key, s, n);
 }
 
 static void bad(cp_reader *r, const tw_line *l, size_t col, const char *fmt, const char *what) {
@@ -1144,14 +1105,7 @@ static int cp_open(const tw_read_ctx *ctx, void **state) {
 static int cp_next(void *state, tw_event *ev) {
     cp_reader *r = state;
     for (;;) {
-        if (r->qhead < r->qn) {
-            qev *q = &r->q[r->qhead++];
-            *ev = q->ev;
-            ev->attrs = q->na ? r->ap + q->a0 : NULL;
-            ev->nattrs = q->na;
-            return TW_OK;
-        }
-        r->qhead = r->qn = r->an = 0;
+        if (tw_evq_pop(&r->q, ev)) return TW_OK;
         if (r->eof) return TW_EOF;
         tw_line l;
         if (r->have_held) {
@@ -1188,8 +1142,7 @@ static void cp_close(void *state) {
     }
     tw_u64map_free(&r->jits);
     free(r->pf);
-    free(r->q);
-    free(r->ap);
+    tw_evq_free(&r->q);
     tw_buf_free(&r->text);
     free(r);
 }

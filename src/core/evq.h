@@ -1,0 +1,35 @@
+/*
+ * A queue of events with their attributes, for readers that produce
+ * several events from one record.  Events are pushed while a record is
+ * decoded and popped afterwards; the queue empties itself on the pop after
+ * the last one, so a popped event stays valid until the next pop.
+ */
+#ifndef TW_CORE_EVQ_H
+#define TW_CORE_EVQ_H
+
+#include "tracewright/diag.h"
+#include "tracewright/event.h"
+
+typedef struct tw_evq {
+    struct tw_qev {
+        tw_event ev;
+        size_t a0, na;  /* its attributes in the pool */
+    } *q;
+    size_t head, n, cap;
+    tw_attr *ap;
+    size_t an, acap;
+} tw_evq;
+
+/* A new zeroed event at the tail; NULL (reported to diag) when out of memory. */
+tw_event *tw_evq_push(tw_evq *q, tw_diag_sink *diag, tw_kind kind, const tw_str *name,
+                      uint64_t tid, int64_t ts, const tw_loc *loc);
+/* Attributes of the event pushed last (nothing happens when out of memory,
+ * which is reported). */
+void tw_evq_attr_int(tw_evq *q, tw_diag_sink *diag, const tw_str *key, int64_t v);
+void tw_evq_attr_str(tw_evq *q, tw_diag_sink *diag, const tw_str *key, const char *s,
+                     size_t n);
+/* The oldest event, or false when the queue is empty (it is then reset). */
+bool tw_evq_pop(tw_evq *q, tw_event *ev);
+void tw_evq_free(tw_evq *q);
+
+#endif
