@@ -75,6 +75,11 @@ typedef enum tw_rule {
     TW_R_CP_STACK,        /* cp-stack-mismatch */
     TW_R_CP_UNNAMED,      /* cp-unnamed */
     TW_R_CP_START,        /* cp-start-time */
+    /* added with the winIDEA Text1 formats */
+    TW_R_T1_TEMPLATE,     /* text1-template */
+    TW_R_T1_UNKNOWN_HANDLE, /* text1-unknown-handle */
+    TW_R_T1_NO_NAMES,     /* text1-no-names */
+    TW_R_T1_LAYOUT,       /* text1-bin-layout */
     /* new rules are added here, so that the numbers of the others stay */
     TW_RULE_COUNT
 } tw_rule;

@@ -73,10 +73,12 @@ int cmd_formats(int argc, char **argv) {
                 }
                 if (!any) printf("\nFormat options:\n");
                 any = true;
-                printf("  %-*s  %s (%s%s%s; default %s)\n", wopt, lhs, o->help,
+                bool dflt = o->def && *o->def;
+                printf("  %-*s  %s (%s%s%s%s%s)\n", wopt, lhs, o->help,
                        o->applies & TW_OPT_READ ? "reading" : "",
                        (o->applies & TW_OPT_READ) && (o->applies & TW_OPT_WRITE) ? " and " : "",
-                       o->applies & TW_OPT_WRITE ? "writing" : "", o->def ? o->def : "none");
+                       o->applies & TW_OPT_WRITE ? "writing" : "", dflt ? "; default " : "",
+                       dflt ? o->def : "");
             }
         }
     }

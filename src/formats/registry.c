@@ -11,6 +11,8 @@
     X(rtl)            \
     X(lms)            \
     X(coreprofiler)   \
+    X(text1)          \
+    X(text1_bin)      \
     X(jsonl)
 
 #define DECLARE(name) const tw_format *tw_format_##name(void);

@@ -1,0 +1,1580 @@
+/*
+ * text1 - the iSYSTEM winIDEA profiler's "Text1" export (text).
+ *
+ *   * INFO %TOTAL_TIME%
+ *   * CONTEXTS %NAME%,%HANDLE%
+ *   * HANDLE(<class>) %HANDLE%,%NAME%,%VALUE%
+ *   * STATISTICS(<class>)[ CONTEXT(<name>)] %HANDLE%,%VALUE%,%COUNT%,%T.NET%
+ *   * TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%
+ *
+ * Every section header ends with the template of its entries, so the
+ * columns are read from the header (exports made with edited templates
+ * read too).  Values are not quoted: text fields (names, source lines,
+ * contexts) take what the fixed-form fields around them leave.  Handles
+ * are resolved through the HANDLE sections; the top nibble of a handle
+ * is the area type.  The timeline's E/S/R/X events are scope begin,
+ * suspend, resume and end; W is a counter.  See docs/formats/text1.md.
+ *
+ * This file also holds the writer of both Text1 formats; the .BIN
+ * timeline reader is in text1_bin.c and uses this reader for its names.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/evq.h"
+#include "text1.h"
+
+/* ---- templates ----------------------------------------------------------- */
+
+enum {
+    M_FORMAT = 0, M_CLASS, M_CONTEXT, M_HANDLE, M_HANDLE_PARENT, M_HANDLE_STATE, M_NAME,
+    M_NAME_PARENT, M_VALUE, M_VALUE_TYPE, M_VALUE_UNIT, M_FILE, M_PATH, M_COUNT, M_EVENT,
+    M_TIME, M_TOTAL_TIME,
+    M_T0, /* T.<cat>[.<crit>]: M_T0 + cat * 4 + crit */
+    M_COUNT_ALL = M_T0 + 20,
+    M_UNKNOWN = M_COUNT_ALL
+};
+
+static const char *const MACROS[M_T0] = {
+    "FORMAT", "CLASS",      "CONTEXT",    "HANDLE", "HANDLE.PARENT", "HANDLE.STATE",
+    "NAME",   "NAME.PARENT", "VALUE",     "VALUE.TYPE", "VALUE.UNIT", "FILE",
+    "PATH",   "COUNT",      "EVENT",      "TIME",   "TOTAL_TIME"};
+static const char *const T_CATS[5] = {"NET", "GROSS", "CALL", "PERIOD", "OUTSIDE"};
+static const char *const T_CRITS[4] = {"", "MIN", "MAX", "AVG"};
+enum { T_PERIOD = 3 };
+
+/* Free-text fields may hold the separators of the template. */
+static bool is_text_macro(int id) {
+    return id == M_FORMAT || id == M_CLASS || id == M_CONTEXT || id == M_NAME ||
+           id == M_NAME_PARENT || id == M_VALUE_UNIT || id == M_FILE || id == M_PATH ||
+           id == M_UNKNOWN;
+}
+
+/* The macro id of a name ("T.NET.MIN"; spaces ignored), or M_UNKNOWN. */
+static int macro_id(const char *s, size_t n) {
+    char b[40];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < sizeof b - 1; i++)
+        if (s[i] != ' ') b[k++] = s[i];
+    b[k] = '\0';
+    for (int i = 0; i < M_T0; i++)
+        if (strcmp(b, MACROS[i]) == 0) return i;
+    if (strncmp(b, "T.", 2) != 0) return M_UNKNOWN;
+    for (int c = 0; c < 5; c++) {
+        size_t cl = strlen(T_CATS[c]);
+        if (strncmp(b + 2, T_CATS[c], cl) != 0) continue;
+        const char *rest = b + 2 + cl;
+        if (!*rest) return c == T_PERIOD ? M_UNKNOWN : M_T0 + c * 4;
+        for (int q = 1; q < 4; q++)
+            if (rest[0] == '.' && strcmp(rest + 1, T_CRITS[q]) == 0) return M_T0 + c * 4 + q;
+    }
+    return M_UNKNOWN;
+}
+
+#define T1_MAX_TOK 96
+
+typedef struct ttok {
+    int id;          /* macro id, or -1 for a literal */
+    uint32_t off, len;
+} ttok;
+
+enum { S_NONE = 0, S_INFO, S_CONTEXTS, S_HANDLE, S_STATS, S_TIMELINE, S_SKIP };
+
+typedef struct section {
+    int kind;
+    tw_buf fmt;          /* the header line's entry template */
+    tw_buf cls, context; /* class and CONTEXT(...) of the header */
+    bool has_context;
+    ttok t[T1_MAX_TOK];
+    size_t nt;
+    int at[M_COUNT_ALL + 1]; /* token of each macro, -1 */
+    int first_text, last_text;
+} section;
+
+typedef struct field {
+    const char *p;
+    size_t n;
+} field;
+
+/* Split `fmt` into literals and %MACRO% tokens; false (with *why) when the
+ * template cannot be read generically. */
+static bool tmpl_parse(section *sec, const char **why, const char **unknown, size_t *unknown_n) {
+    const char *f = sec->fmt.p;
+    size_t n = sec->fmt.len, i = 0;
+    sec->nt = 0;
+    sec->first_text = sec->last_text = -1;
+    for (int m = 0; m <= M_COUNT_ALL; m++) sec->at[m] = -1;
+    *unknown = NULL;
+    while (i < n) {
+        if (sec->nt == T1_MAX_TOK) {
+            *why = "more fields than this reader supports";
+            return false;
+        }
+        ttok *t = &sec->t[sec->nt];
+        if (f[i] == '%') {
+            const char *close = memchr(f + i + 1, '%', n - i - 1);
+            if (!close) {
+                *why = "a '%' without its closing '%'";
+                return false;
+            }
+            size_t ml = (size_t)(close - (f + i + 1));
+            t->id = macro_id(f + i + 1, ml);
+            t->off = (uint32_t)(i + 1);
+            t->len = (uint32_t)ml;
+            if (t->id == M_UNKNOWN && !*unknown) {
+                *unknown = f + i + 1;
+                *unknown_n = ml;
+            }
+            if (sec->nt && sec->t[sec->nt - 1].id >= 0) {
+                *why = "two fields with no separator between them";
+                return false;
+            }
+            if (sec->at[t->id] < 0) sec->at[t->id] = (int)sec->nt;
+            if (is_text_macro(t->id)) {
+                if (sec->first_text < 0) sec->first_text = (int)sec->nt;
+                sec->last_text = (int)sec->nt;
+            }
+            i += ml + 2;
+        } else {
+            const char *pc = memchr(f + i, '%', n - i);
+            size_t ll = pc ? (size_t)(pc - (f + i)) : n - i;
+            t->id = -1;
+            t->off = (uint32_t)i;
+            t->len = (uint32_t)ll;
+            i += ll;
+        }
+        sec->nt++;
+    }
+    if (!sec->nt) {
+        *why = "no entry template";
+        return false;
+    }
+    return true;
+}
+
+static const char *find_fwd(const char *s, size_t n, const char *lit, size_t ll) {
+    if (ll > n) return NULL;
+    for (size_t i = 0; i + ll <= n; i++)
+        if (s[i] == lit[0] && memcmp(s + i, lit, ll) == 0) return s + i;
+    return NULL;
+}
+
+static const char *find_back(const char *s, size_t n, const char *lit, size_t ll) {
+    if (ll > n) return NULL;
+    for (size_t i = n - ll + 1; i-- > 0;)
+        if (s[i] == lit[0] && memcmp(s + i, lit, ll) == 0) return s + i;
+    return NULL;
+}
+
+/*
+ * Match one entry against the template: fixed-form fields from the left up
+ * to the first text field and from the right down to the last one; text
+ * fields in between end at the first following separator.  On failure
+ * *col is the 0-based column where the entry stops fitting.
+ */
+static bool tmpl_match(const section *sec, const char *s, size_t n, field *out, size_t *col) {
+    const char *f = sec->fmt.p;
+    size_t pos = 0, end = n;
+    int k = (int)sec->nt;
+    /* right part, after the last text field */
+    if (sec->last_text >= 0) {
+        for (int j = k - 1; j > sec->last_text; j--) {
+            const ttok *t = &sec->t[j];
+            if (t->id < 0) {
+                if (end < t->len || memcmp(s + end - t->len, f + t->off, t->len) != 0) {
+                    *col = end;
+                    return false;
+                }
+                end -= t->len;
+            } else {
+                const ttok *prev = &sec->t[j - 1]; /* a literal */
+                const char *at = find_back(s, end, f + prev->off, prev->len);
+                size_t from = at ? (size_t)(at - s) + prev->len : 0;
+                if (!at) {
+                    *col = 0;
+                    return false;
+                }
+                out[j].p = s + from;
+                out[j].n = end - from;
+                end = from;
+            }
+        }
+    }
+    /* left part and the middle: a field ends at the first following
+     * separator, the last text field (or the last field) takes the rest */
+    int last = sec->last_text >= 0 ? sec->last_text : k - 1;
+    for (int j = 0; j <= last; j++) {
+        const ttok *t = &sec->t[j];
+        if (t->id < 0) {
+            if (end - pos < t->len || memcmp(s + pos, f + t->off, t->len) != 0) {
+                *col = pos;
+                return false;
+            }
+            pos += t->len;
+            continue;
+        }
+        if (j == last) {
+            out[j].p = s + pos;
+            out[j].n = end - pos;
+            pos = end;
+            continue;
+        }
+        const ttok *next = &sec->t[j + 1]; /* a literal */
+        const char *at = find_fwd(s + pos, end - pos, f + next->off, next->len);
+        if (!at) {
+            *col = end;
+            return false;
+        }
+        out[j].p = s + pos;
+        out[j].n = (size_t)(at - (s + pos));
+        pos = (size_t)(at - s);
+    }
+    if (pos != end) {
+        *col = pos;
+        return false;
+    }
+    return true;
+}
+
+/* ---- values --------------------------------------------------------------- */
+
+static int hexval(char ch) {
+    if (ch >= '0' && ch <= '9') return ch - '0';
+    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+    return -1;
+}
+
+/* Hexadecimal, optionally with 0x, at most `maxdigits` significant digits. */
+static bool parse_hex(const char *s, size_t n, unsigned maxdigits, uint64_t *v) {
+    if (n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        s += 2;
+        n -= 2;
+    }
+    while (n > 1 && s[0] == '0') {
+        s++;
+        n--;
+    }
+    if (n == 0 || n > maxdigits) return false;
+    uint64_t x = 0;
+    for (size_t i = 0; i < n; i++) {
+        int d = hexval(s[i]);
+        if (d < 0) return false;
+        x = x << 4 | (uint64_t)d;
+    }
+    *v = x;
+    return true;
+}
+
+/* ---- reader --------------------------------------------------------------- */
+
+typedef struct area {
+    uint32_t handle;
+    uint8_t type;
+    bool f64;               /* VALUE.TYPE F64: a .BIN write carries a double */
+    const tw_str *name;     /* scope or counter name */
+    const tw_str *source;   /* a line's source text */
+    const tw_str *var;      /* a state's variable */
+} area;
+
+enum { REP_HANDLE, REP_MACRO, REP_SECTION, REP_EVENT, REP_COUNT };
+
+struct t1_reader {
+    tw_read_ctx ctx;
+    const char *file;
+    bool companion, lines, no_names, eof;
+    section sec;
+    tw_u64map areas;        /* handle -> area; (state handle << 32 | value) -> area */
+    area **av;
+    size_t nav, avcap;
+    const area *last_fn, *last_var[2]; /* the latest function, variable and AUX signal */
+    tw_u64map contexts;     /* context name id -> tid + 1 */
+    uint64_t next_tid;
+    tw_u64map tracks;       /* state tracks announced */
+    tw_u64map active;       /* state handle -> the area of its active state */
+    tw_u64map reported[REP_COUNT];
+    uint64_t lines_skipped;
+    tw_loc lines_first;     /* where the first skipped one is */
+    tw_evq q;
+    tw_buf text;
+    const tw_str *k_source, *k_class, *k_context, *k_handle, *k_value, *k_count, *k_t[20],
+        *n_thread_name, *n_total, *n_stats, *c_function, *c_line, *c_state, *c_aux_state,
+        *c_variable, *c_aux;
+};
+
+static bool first_report(t1_reader *r, int kind, uint64_t key) {
+    if (tw_u64map_get(&r->reported[kind], key)) return false;
+    tw_u64map_put(&r->reported[kind], key, (void *)1);
+    return true;
+}
+
+static const tw_str *intern(t1_reader *r, const char *s, size_t n, const tw_loc *loc) {
+    const tw_str *str = tw_intern(r->ctx.strtab, s, n);
+    if (!str)
+        tw_report(r->ctx.diag, TW_R_LIMIT, loc,
+                  "cannot store name: out of memory or too many distinct names");
+    return str;
+}
+
+/* Intern "<a><sep><b>". */
+static const tw_str *intern3(t1_reader *r, const tw_str *a, char sep, const char *b, size_t bn,
+                             const tw_loc *loc) {
+    tw_buf_clear(&r->text);
+    if (!tw_buf_append(&r->text, a->s, a->len) || !tw_buf_append(&r->text, &sep, 1) ||
+        !tw_buf_append(&r->text, b, bn)) {
+        tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory");
+        return NULL;
+    }
+    return intern(r, r->text.p, r->text.len, loc);
+}
+
+static const tw_str *handle_name(t1_reader *r, uint32_t h, const tw_loc *loc) {
+    char b[20];
+    int n = snprintf(b, sizeof b, "handle_%08X", (unsigned)h);
+    return intern(r, b, (size_t)n, loc);
+}
+
+static area *new_area(t1_reader *r, uint64_t key, uint32_t h, const tw_loc *loc) {
+    area *a = tw_u64map_get(&r->areas, key);
+    if (a) return a;
+    a = calloc(1, sizeof *a);
+    if (!a || !tw_grow(&r->av, &r->avcap, r->nav + 1, sizeof *r->av, 16) ||
+        !tw_u64map_put(&r->areas, key, a)) {
+        free(a);
+        tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory; entry skipped");
+        return NULL;
+    }
+    r->av[r->nav++] = a;
+    a->handle = h;
+    a->type = (uint8_t)(h >> 28);
+    return a;
+}
+
+static uint64_t state_key(uint32_t h, uint64_t value) {
+    return (uint64_t)h << 32 | (value & 0xFFFFFFFFu);
+}
+
+static tw_event *emit(t1_reader *r, tw_kind kind, const tw_str *name, uint64_t tid, int64_t ts,
+                      const tw_loc *loc) {
+    return tw_evq_push(&r->q, r->ctx.diag, kind, name, tid, ts, loc);
+}
+
+/* A thread_name event for `tid`, at `ts`. */
+static void name_thread(t1_reader *r, uint64_t tid, const tw_str *name, int64_t ts,
+                        const tw_loc *loc) {
+    tw_event *e = name ? emit(r, TW_META, r->n_thread_name, tid, ts, loc) : NULL;
+    if (e) {
+        e->msg = name->s;
+        e->msg_len = name->len;
+    }
+}
+
+/* An unknown handle: named handle_XXXXXXXX, reported once. */
+static const tw_str *unknown_handle(t1_reader *r, uint32_t h, const tw_loc *loc) {
+    if (!r->no_names && first_report(r, REP_HANDLE, h))
+        tw_report(r->ctx.diag, TW_R_T1_UNKNOWN_HANDLE, loc,
+                  "handle %08X is not in the mapping sections; it is named handle_%08X",
+                  (unsigned)h, (unsigned)h);
+    return handle_name(r, h, loc);
+}
+
+/* The variable (or AUX signal) a state handle belongs to. */
+static const tw_str *state_var(t1_reader *r, uint32_t h, const tw_loc *loc) {
+    area *a = tw_u64map_get(&r->areas, h);
+    if (a && a->var) return a->var;
+    area *v = tw_u64map_get(&r->areas, h ^ 0x10000000u);
+    if (v && v->name) return v->name;
+    return unknown_handle(r, h, loc);
+}
+
+/* The name of state `value` of state handle h. */
+static const tw_str *state_name(t1_reader *r, uint32_t h, uint64_t value, const tw_loc *loc) {
+    area *a = tw_u64map_get(&r->areas, state_key(h, value));
+    if (a && a->name) return a->name;
+    const tw_str *var = state_var(r, h, loc);
+    if (!var) return NULL;
+    char b[24];
+    int n = snprintf(b, sizeof b, "%llX", (unsigned long long)value);
+    return intern3(r, var, '=', b, (size_t)n, loc);
+}
+
+/* The scope or counter name of a function, line, variable or AUX handle. */
+static const area *plain_area(t1_reader *r, uint32_t h) {
+    return tw_u64map_get(&r->areas, h);
+}
+
+/* The thread of a state track: its handle; announced with the variable's
+ * name the first time. */
+static uint64_t state_track(t1_reader *r, uint32_t h, int64_t ts, const tw_loc *loc) {
+    if (!tw_u64map_get(&r->tracks, h)) {
+        tw_u64map_put(&r->tracks, h, (void *)1);
+        name_thread(r, h, state_var(r, h, loc), ts, loc);
+    }
+    return h;
+}
+
+void t1_timeline(t1_reader *r, uint32_t handle, char code, uint64_t data, uint64_t tid,
+                 int64_t ts, const tw_loc *loc) {
+    int type = (int)(handle >> 28);
+    tw_kind kind = code == 'E' ? TW_BEGIN : code == 'X' ? TW_END : code == 'S' ? TW_SUSPEND
+                 : code == 'R' ? TW_RESUME : TW_COUNTER;
+    if (code == 'W') {
+        bool aux = type == T1_AUX || type == T1_AUX_STATE;
+        const area *a = plain_area(r, handle);
+        const tw_str *name = type == T1_STATE || type == T1_AUX_STATE ? state_var(r, handle, loc)
+                             : a && a->name                          ? a->name
+                                                : unknown_handle(r, handle, loc);
+        if (!name) return;
+        tw_event *e = emit(r, TW_COUNTER, name, tid, ts, loc);
+        if (!e) return;
+        e->cat = aux ? r->c_aux : r->c_variable;
+        e->has_value = true;
+        e->value = (int64_t)data;
+        if (r->companion && a && a->f64) { /* an analog AUX value: a double */
+            double d;
+            memcpy(&d, &data, sizeof d);
+            e->value = d != d ? 0 : d >= 9.2e18 ? INT64_MAX : d <= -9.2e18 ? INT64_MIN
+                     : (int64_t)(d < 0 ? d - 0.5 : d + 0.5);
+        }
+        return;
+    }
+    if (type == T1_VARIABLE || type == T1_AUX) {
+        if (first_report(r, REP_EVENT, handle))
+            tw_report(r->ctx.diag, TW_R_BAD_RECORD, loc,
+                      "event %c of handle %08X: a variable or AUX signal is only written (W); "
+                      "such events of this handle are skipped",
+                      code, (unsigned)handle);
+        return;
+    }
+    if (type == T1_STATE || type == T1_AUX_STATE) {
+        const tw_str *name;
+        const area *act = tw_u64map_get(&r->active, handle);
+        if (kind == TW_BEGIN) {
+            name = state_name(r, handle, data, loc);
+            area *a = tw_u64map_get(&r->areas, state_key(handle, data));
+            if (!a) { /* remember the name of an unmapped state too */
+                a = new_area(r, state_key(handle, data), handle, loc);
+                if (a) a->name = name;
+            }
+            tw_u64map_put(&r->active, handle, a);
+        } else {
+            name = act && act->name ? act->name : state_name(r, handle, data, loc);
+            if (kind == TW_END) tw_u64map_put(&r->active, handle, NULL);
+        }
+        if (!name) return;
+        uint64_t track = state_track(r, handle, ts, loc);
+        tw_event *e = emit(r, kind, name, track, ts, loc);
+        if (e) e->cat = type == T1_STATE ? r->c_state : r->c_aux_state;
+        return;
+    }
+    if (type == T1_LINE && !r->lines) {
+        if (!r->lines_skipped++) r->lines_first = *loc;
+        return;
+    }
+    const area *a = plain_area(r, handle);
+    const tw_str *name = a && a->name ? a->name : unknown_handle(r, handle, loc);
+    if (!name) return;
+    tw_event *e = emit(r, kind, name, tid, ts, loc);
+    if (!e) return;
+    e->cat = type == T1_LINE ? r->c_line : r->c_function;
+    if (type == T1_LINE && kind == TW_BEGIN && a && a->source)
+        tw_evq_attr_str(&r->q, r->ctx.diag, r->k_source, a->source->s, a->source->len);
+}
+
+void t1_thread_name(t1_reader *r, uint64_t tid, const char *name, int64_t ts,
+                    const tw_loc *loc) {
+    name_thread(r, tid, intern(r, name, strlen(name), loc), ts, loc);
+}
+
+/* ---- sections ------------------------------------------------------------- */
+
+static bool has_field(const section *sec, int m) { return sec->at[m] >= 0; }
+
+static field get(const section *sec, const field *fv, int m) {
+    field none = {"", 0};
+    return sec->at[m] >= 0 ? fv[sec->at[m]] : none;
+}
+
+static void bad_field(t1_reader *r, const tw_line *l, const field *f, const char *what) {
+    tw_loc loc = tw_text_loc(r->file, l, (size_t)(f->p - l->s));
+    tw_report(r->ctx.diag, TW_R_BAD_RECORD, &loc, "%s '%.*s'; entry skipped", what,
+              (int)(f->n > 60 ? 60 : f->n), f->p);
+}
+
+static bool need_handle(t1_reader *r, const tw_line *l, const field *f, unsigned digits,
+                        uint64_t *h) {
+    if (parse_hex(f->p, f->n, digits, h)) return true;
+    bad_field(r, l, f, digits > 8 ? "expected a hexadecimal context handle, not"
+                                  : "expected a hexadecimal handle of up to 8 digits, not");
+    return false;
+}
+
+static bool need_dec(t1_reader *r, const tw_line *l, const field *f, const char *what,
+                     int64_t *v) {
+    if (tw_parse_i64(f->p, f->n, v)) return true;
+    bad_field(r, l, f, what);
+    return false;
+}
+
+static void entry_context(t1_reader *r, const tw_line *l, const field *fv) {
+    field name = get(&r->sec, fv, M_NAME), hf = get(&r->sec, fv, M_HANDLE);
+    uint64_t h;
+    if (!need_handle(r, l, &hf, 16, &h)) return;
+    tw_loc loc = tw_text_loc(r->file, l, 0);
+    const tw_str *s = intern(r, name.p, name.n, &loc);
+    if (!s || !tw_u64map_put(&r->contexts, s->id, (void *)(uintptr_t)(h + 1))) return;
+    if (h >= r->next_tid) r->next_tid = h + 1;
+    if (r->companion) return; /* a .BIN timeline has cores, not contexts */
+    /* "thread N" with handle N is what the writer gives an unnamed thread */
+    char dflt[32];
+    int dn = snprintf(dflt, sizeof dflt, "thread %llu", (unsigned long long)h);
+    if ((size_t)dn == s->len && memcmp(dflt, s->s, s->len) == 0) return;
+    name_thread(r, h, s, 0, &loc);
+}
+
+static void entry_mapping(t1_reader *r, const tw_line *l, const field *fv) {
+    const section *sec = &r->sec;
+    field hf = get(sec, fv, M_HANDLE), name = get(sec, fv, M_NAME),
+          value = get(sec, fv, M_VALUE);
+    uint64_t h, ph = 0;
+    if (!need_handle(r, l, &hf, 8, &h)) return;
+    tw_loc loc = tw_text_loc(r->file, l, (size_t)(hf.p - l->s));
+    bool has_parent = false;
+    if (has_field(sec, M_HANDLE_PARENT) && fv[sec->at[M_HANDLE_PARENT]].n) {
+        field pf = fv[sec->at[M_HANDLE_PARENT]];
+        if (!need_handle(r, l, &pf, 8, &ph)) return;
+        has_parent = true;
+    }
+    field pname = get(sec, fv, M_NAME_PARENT);
+    int type = (int)(h >> 28);
+    uint64_t v = 0;
+    if (type == T1_STATE || type == T1_AUX_STATE) {
+        if (!parse_hex(value.p, value.n, 16, &v)) {
+            bad_field(r, l, &value, "expected the hexadecimal value of a state, not");
+            return;
+        }
+        const tw_str *var = NULL;
+        if (has_parent && tw_u64map_get(&r->areas, ph))
+            var = ((area *)tw_u64map_get(&r->areas, ph))->name;
+        else if (pname.n)
+            var = intern(r, pname.p, pname.n, &loc);
+        else if (tw_u64map_get(&r->areas, h ^ 0x10000000u))
+            var = ((area *)tw_u64map_get(&r->areas, h ^ 0x10000000u))->name;
+        else if (r->last_var[type == T1_AUX_STATE])
+            var = r->last_var[type == T1_AUX_STATE]->name;
+        else
+            var = handle_name(r, (uint32_t)h, &loc);
+        if (!var) return;
+        area *sv = new_area(r, h, (uint32_t)h, &loc); /* the state handle itself */
+        if (sv && !sv->var) sv->var = var;
+        area *a = new_area(r, state_key((uint32_t)h, v), (uint32_t)h, &loc);
+        if (a) a->name = intern3(r, var, '=', value.p, value.n, &loc);
+        return;
+    }
+    area *a = new_area(r, h, (uint32_t)h, &loc);
+    if (!a) return;
+    if (type == T1_LINE) {
+        const tw_str *fn = NULL;
+        if (has_parent && tw_u64map_get(&r->areas, ph))
+            fn = ((area *)tw_u64map_get(&r->areas, ph))->name;
+        else if (pname.n)
+            fn = intern(r, pname.p, pname.n, &loc);
+        else if (r->last_fn)
+            fn = r->last_fn->name;
+        else
+            fn = handle_name(r, has_parent ? (uint32_t)ph : (uint32_t)h, &loc);
+        if (!fn) return;
+        a->source = intern(r, name.p, name.n, &loc);
+        a->name = intern3(r, fn, ':', value.p, value.n, &loc);
+        return;
+    }
+    if (type > T1_AUX_STATE && first_report(r, REP_SECTION, 0x100 + (unsigned)type))
+        tw_report(r->ctx.diag, TW_R_UNKNOWN_RECORD, &loc,
+                  "area type %X (top nibble of handle %08X) is not defined; its areas are "
+                  "read as functions",
+                  (unsigned)type, (unsigned)h);
+    a->name = intern(r, name.p, name.n, &loc);
+    field vt = get(sec, fv, M_VALUE_TYPE);
+    a->f64 = vt.n == 3 && memcmp(vt.p, "F64", 3) == 0;
+    if (type == T1_FUNCTION || type > T1_AUX_STATE) r->last_fn = a;
+    if (type == T1_VARIABLE || type == T1_AUX) r->last_var[type == T1_AUX] = a;
+}
+
+static void entry_stats(t1_reader *r, const tw_line *l, const field *fv) {
+    const section *sec = &r->sec;
+    field hf = get(sec, fv, M_HANDLE), value = get(sec, fv, M_VALUE);
+    uint64_t h, v = 0;
+    if (!need_handle(r, l, &hf, 8, &h)) return;
+    tw_loc loc = tw_text_loc(r->file, l, 0);
+    int type = (int)(h >> 28);
+    int64_t nums[21];
+    for (int m = 0; m < 20; m++) {
+        if (!has_field(sec, M_T0 + m)) continue;
+        field f = fv[sec->at[M_T0 + m]];
+        if (!need_dec(r, l, &f, "expected a time in nanoseconds, not", &nums[m])) return;
+    }
+    if (has_field(sec, M_COUNT)) {
+        field f = fv[sec->at[M_COUNT]];
+        if (!need_dec(r, l, &f, "expected a count, not", &nums[20]) || nums[20] < 0) return;
+    }
+    const tw_str *name;
+    if ((type == T1_STATE || type == T1_AUX_STATE) && value.n) {
+        if (!parse_hex(value.p, value.n, 16, &v)) {
+            bad_field(r, l, &value, "expected the hexadecimal value of a state, not");
+            return;
+        }
+        name = state_name(r, (uint32_t)h, v, &loc);
+    } else if (type == T1_STATE || type == T1_AUX_STATE) {
+        name = state_var(r, (uint32_t)h, &loc);
+    } else {
+        const area *a = plain_area(r, (uint32_t)h);
+        name = a && a->name ? a->name : unknown_handle(r, (uint32_t)h, &loc);
+    }
+    if (!name) return;
+    tw_event *e = emit(r, TW_META, r->n_stats, 0, 0, &loc);
+    if (!e) return;
+    e->msg = name->s;
+    e->msg_len = name->len;
+    tw_diag_sink *d = r->ctx.diag;
+    if (sec->cls.len) tw_evq_attr_str(&r->q, d, r->k_class, sec->cls.p, sec->cls.len);
+    if (sec->has_context)
+        tw_evq_attr_str(&r->q, d, r->k_context, sec->context.p, sec->context.len);
+    tw_evq_attr_str(&r->q, d, r->k_handle, hf.p, hf.n);
+    if (has_field(sec, M_VALUE)) tw_evq_attr_str(&r->q, d, r->k_value, value.p, value.n);
+    if (has_field(sec, M_COUNT)) tw_evq_attr_int(&r->q, d, r->k_count, nums[20]);
+    for (int m = 0; m < 20; m++)
+        if (has_field(sec, M_T0 + m)) tw_evq_attr_int(&r->q, d, r->k_t[m], nums[m]);
+}
+
+/* The thread of a timeline entry's CONTEXT field. */
+static bool context_tid(t1_reader *r, const field *cf, int64_t ts, const tw_loc *loc,
+                        uint64_t *tid) {
+    *tid = 0;
+    if (!cf->n) return true;
+    const tw_str *s = intern(r, cf->p, cf->n, loc);
+    if (!s) return false;
+    uintptr_t t = (uintptr_t)tw_u64map_get(&r->contexts, s->id);
+    if (t) {
+        *tid = (uint64_t)t - 1;
+        return true;
+    }
+    /* a context the CONTEXTS section did not list: the next free id */
+    *tid = r->next_tid++;
+    if (!tw_u64map_put(&r->contexts, s->id, (void *)(uintptr_t)(*tid + 1))) return false;
+    name_thread(r, *tid, s, ts, loc);
+    return true;
+}
+
+static void entry_timeline(t1_reader *r, const tw_line *l, const field *fv) {
+    const section *sec = &r->sec;
+    field hf = get(sec, fv, M_HANDLE), ef = get(sec, fv, M_EVENT), tf = get(sec, fv, M_TIME),
+          vf = get(sec, fv, M_VALUE), cf = get(sec, fv, M_CONTEXT);
+    uint64_t h, v = 0;
+    int64_t ts;
+    if (!need_handle(r, l, &hf, 8, &h)) return;
+    if (ef.n != 1 || !strchr("ESRXW", ef.p[0])) {
+        bad_field(r, l, &ef, "expected an event E, S, R, X or W, not");
+        return;
+    }
+    if (!need_dec(r, l, &tf, "expected a time in nanoseconds, not", &ts)) return;
+    if (vf.n && !parse_hex(vf.p, vf.n, 16, &v)) {
+        bad_field(r, l, &vf, "expected a hexadecimal value, not");
+        return;
+    }
+    if (ef.p[0] == 'W' && !vf.n) {
+        bad_field(r, l, &ef, "a write without a value:");
+        return;
+    }
+    tw_loc loc = tw_text_loc(r->file, l, 0);
+    uint64_t tid;
+    if (!context_tid(r, &cf, ts, &loc, &tid)) return;
+    t1_timeline(r, (uint32_t)h, ef.p[0], v, tid, ts, &loc);
+}
+
+static void entry_info(t1_reader *r, const tw_line *l, const field *fv) {
+    field f = get(&r->sec, fv, M_TOTAL_TIME);
+    int64_t v;
+    if (!need_dec(r, l, &f, "expected the session time in nanoseconds, not", &v)) return;
+    tw_loc loc = tw_text_loc(r->file, l, 0);
+    tw_event *e = emit(r, TW_META, r->n_total, 0, 0, &loc);
+    if (e) {
+        e->has_value = true;
+        e->value = v;
+    }
+}
+
+static const struct {
+    const char *name;
+    int kind;
+    int need[3]; /* macros an entry must have (-1: none) */
+} SECTIONS[] = {
+    {"INFO", S_INFO, {M_TOTAL_TIME, -1, -1}},
+    {"CONTEXTS", S_CONTEXTS, {M_NAME, M_HANDLE, -1}},
+    {"HANDLE", S_HANDLE, {M_HANDLE, -1, -1}},
+    {"STATISTICS", S_STATS, {M_HANDLE, -1, -1}},
+    {"TIMELINE", S_TIMELINE, {M_HANDLE, M_EVENT, M_TIME}},
+};
+
+/* "* NAME[(CLASS)][ CONTEXT(name)] FORMAT" */
+static void header(t1_reader *r, const tw_line *l) {
+    section *sec = &r->sec;
+    const char *s = l->s + 2, *e = l->s + l->len;
+    const char *p = s;
+    while (p < e && *p != '(' && *p != ' ') p++;
+    size_t nl = (size_t)(p - s);
+    int which = -1;
+    for (size_t i = 0; i < sizeof SECTIONS / sizeof SECTIONS[0]; i++)
+        if (strlen(SECTIONS[i].name) == nl && memcmp(SECTIONS[i].name, s, nl) == 0) which = (int)i;
+    sec->kind = S_SKIP;
+    tw_buf_clear(&sec->cls);
+    tw_buf_clear(&sec->context);
+    tw_buf_clear(&sec->fmt);
+    sec->has_context = false;
+    tw_loc loc = tw_text_loc(r->file, l, 2);
+    if (which < 0) {
+        tw_report(r->ctx.diag, TW_R_UNKNOWN_RECORD, &loc,
+                  "section '%.*s' is not a Text1 section; its entries are skipped",
+                  (int)(nl > 60 ? 60 : nl), s);
+        return;
+    }
+    if (p < e && *p == '(') {
+        const char *c = memchr(p, ')', (size_t)(e - p));
+        if (!c) {
+            tw_report(r->ctx.diag, TW_R_T1_TEMPLATE, &loc,
+                      "'(' of the section's class is not closed; its entries are skipped");
+            return;
+        }
+        if (!tw_buf_append(&sec->cls, p + 1, (size_t)(c - p - 1))) goto oom;
+        p = c + 1;
+    }
+    if (p < e && *p == ' ') p++;
+    static const char CTX[] = "CONTEXT(";
+    if ((size_t)(e - p) >= sizeof CTX - 1 && memcmp(p, CTX, sizeof CTX - 1) == 0) {
+        /* the name ends at the last ')' before the template's first '%' */
+        const char *pct = memchr(p, '%', (size_t)(e - p));
+        const char *lim = pct ? pct : e, *c = NULL;
+        for (const char *q = p + sizeof CTX - 1; q < lim; q++)
+            if (*q == ')') c = q;
+        if (!c) {
+            tw_report(r->ctx.diag, TW_R_T1_TEMPLATE, &loc,
+                      "'CONTEXT(' is not closed; the section's entries are skipped");
+            return;
+        }
+        const char *nb = p + sizeof CTX - 1;
+        if (!tw_buf_append(&sec->context, nb, (size_t)(c - nb))) goto oom;
+        sec->has_context = true;
+        p = c + 1;
+        if (p < e && *p == ' ') p++;
+    }
+    if (!tw_buf_append(&sec->fmt, p, (size_t)(e - p))) goto oom;
+    const char *why = NULL, *unk;
+    size_t unk_n = 0;
+    tw_loc floc = tw_text_loc(r->file, l, (size_t)(p - l->s));
+    if (!tmpl_parse(sec, &why, &unk, &unk_n)) {
+        tw_report(r->ctx.diag, TW_R_T1_TEMPLATE, &floc,
+                  "cannot read the %s template: %s; its entries are skipped",
+                  SECTIONS[which].name, why);
+        return;
+    }
+    for (int i = 0; i < 3; i++) {
+        int m = SECTIONS[which].need[i];
+        if (m >= 0 && !has_field(sec, m)) {
+            tw_report(r->ctx.diag, TW_R_T1_TEMPLATE, &floc,
+                      "the %s template has no %%%s%%; its entries are skipped",
+                      SECTIONS[which].name, MACROS[m]);
+            return;
+        }
+    }
+    if (unk && first_report(r, REP_MACRO, tw_hash(unk, unk_n)))
+        tw_report(r->ctx.diag, TW_R_UNKNOWN_FIELD, &floc,
+                  "macro %%%.*s%% is not known; its values are ignored",
+                  (int)(unk_n > 40 ? 40 : unk_n), unk);
+    sec->kind = SECTIONS[which].kind;
+    if (sec->kind == S_TIMELINE && r->companion) {
+        tw_report(r->ctx.diag, TW_R_UNSUPPORTED, &loc,
+                  "the companion's TIMELINE section is not read; the .BIN timeline is");
+        r->eof = true;
+    }
+    return;
+oom:
+    tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, &loc, "out of memory; section skipped");
+}
+
+static void process_line(t1_reader *r, const tw_line *l) {
+    if (l->len >= 2 && l->s[0] == '*' && l->s[1] == ' ') {
+        header(r, l);
+        return;
+    }
+    if (l->len == 0) return;
+    if (r->sec.kind == S_SKIP) return;
+    if (r->sec.kind == S_NONE) {
+        tw_loc loc = tw_text_loc(r->file, l, 0);
+        if (first_report(r, REP_SECTION, 0))
+            tw_report(r->ctx.diag, TW_R_BAD_RECORD, &loc,
+                      "entry before any '* SECTION' header; skipped (so are the ones after it "
+                      "up to the first header)");
+        return;
+    }
+    field fv[T1_MAX_TOK];
+    size_t col = 0;
+    if (!tmpl_match(&r->sec, l->s, l->len, fv, &col)) {
+        tw_loc loc = tw_text_loc(r->file, l, col);
+        tw_report(r->ctx.diag, TW_R_BAD_RECORD, &loc,
+                  "entry does not fit the section's template '%.*s'; skipped",
+                  (int)(r->sec.fmt.len > 80 ? 80 : r->sec.fmt.len), r->sec.fmt.p);
+        return;
+    }
+    switch (r->sec.kind) {
+    case S_INFO: entry_info(r, l, fv); break;
+    case S_CONTEXTS: entry_context(r, l, fv); break;
+    case S_HANDLE: entry_mapping(r, l, fv); break;
+    case S_STATS: entry_stats(r, l, fv); break;
+    case S_TIMELINE: entry_timeline(r, l, fv); break;
+    default: break;
+    }
+}
+
+void t1_finish(t1_reader *r) {
+    r->eof = true;
+    if (r->lines_skipped)
+        tw_report(r->ctx.diag, TW_R_UNSUPPORTED, &r->lines_first,
+                  "%llu event%s of line areas (handles 1xxxxxxx) %s skipped, the first here; "
+                  "read them with --" T1_OPT_LINES,
+                  (unsigned long long)r->lines_skipped, r->lines_skipped == 1 ? "" : "s",
+                  r->lines_skipped == 1 ? "was" : "were");
+}
+
+int t1_next(t1_reader *r, tw_event *ev) {
+    for (;;) {
+        if (tw_evq_pop(&r->q, ev)) return TW_OK;
+        if (r->eof || !r->ctx.in) return TW_EOF;
+        tw_line l;
+        int rc = tw_input_getline(r->ctx.in, &l);
+        if (rc < 0) return TW_ERR;
+        if (rc == 0) {
+            if (!r->companion) t1_finish(r);
+            r->eof = true;
+        } else {
+            process_line(r, &l);
+        }
+    }
+}
+
+void t1_close(t1_reader *r) {
+    if (!r) return;
+    for (size_t i = 0; i < r->nav; i++) free(r->av[i]);
+    free(r->av);
+    tw_u64map_free(&r->areas);
+    tw_u64map_free(&r->contexts);
+    tw_u64map_free(&r->tracks);
+    tw_u64map_free(&r->active);
+    for (int i = 0; i < REP_COUNT; i++) tw_u64map_free(&r->reported[i]);
+    tw_evq_free(&r->q);
+    tw_buf_free(&r->text);
+    tw_buf_free(&r->sec.fmt);
+    tw_buf_free(&r->sec.cls);
+    tw_buf_free(&r->sec.context);
+    free(r);
+}
+
+int t1_open(const tw_read_ctx *ctx, bool companion, t1_reader **out) {
+    t1_reader *r = tw_state_alloc(ctx->diag, sizeof *r);
+    if (!r) return TW_ERR;
+    r->ctx = *ctx;
+    r->companion = companion;
+    r->file = ctx->in ? tw_input_name(ctx->in) : NULL;
+    r->no_names = companion && !ctx->in;
+    r->lines = tw_opt_bool(ctx->opts, T1_OPT_LINES);
+    static const char *const keys[] = {
+        "source", "class", "context", "handle", "value", "count", TW_META_THREAD_NAME,
+        "text1.total_time", "text1.statistics", "function", "line", "state", "aux-state",
+        "variable", "aux"};
+    const tw_str **dst[] = {&r->k_source, &r->k_class, &r->k_context, &r->k_handle,
+                            &r->k_value, &r->k_count, &r->n_thread_name, &r->n_total,
+                            &r->n_stats, &r->c_function, &r->c_line, &r->c_state,
+                            &r->c_aux_state, &r->c_variable, &r->c_aux};
+    bool ok = true;
+    for (size_t i = 0; i < sizeof dst / sizeof dst[0]; i++)
+        ok = ok && (*dst[i] = tw_intern_cstr(ctx->strtab, keys[i])) != NULL;
+    for (int m = 0; m < 20 && ok; m++) {
+        char b[24];
+        snprintf(b, sizeof b, "T.%s%s%s", T_CATS[m / 4], m % 4 ? "." : "", T_CRITS[m % 4]);
+        ok = (r->k_t[m] = tw_intern_cstr(ctx->strtab, b)) != NULL;
+    }
+    if (!ok) {
+        tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        t1_close(r);
+        return TW_ERR;
+    }
+    ctx->info->resolution_ns = 1;
+    *out = r;
+    return TW_OK;
+}
+
+/* ---- writer (both formats) ----------------------------------------------- */
+
+/* Area classes: the key of an area is (class << 32 | name id). */
+enum { WC_CODE = 0, WC_STATE, WC_VARIABLE, WC_AUX, WC_AUX_STATE };
+
+typedef struct warea {
+    uint32_t handle;
+    uint8_t type;
+    const tw_str *name;   /* the scope or counter name */
+    const tw_str *text;   /* mapping NAME: function or variable name, line source */
+    const tw_str *value;  /* mapping VALUE: line number, state value (raw) */
+    uint64_t v;           /* a state's value */
+    struct warea *parent; /* a line's function, a state's variable */
+    struct warea *child, *last_child, *sibling; /* in handle order, once sorted */
+} warea;
+
+typedef struct wthread {
+    uint64_t tid;
+    const tw_str *name;
+    bool code, state;     /* carries function/line events, state events */
+    uint32_t *stack;      /* open function/line handles (derived suspend/resume) */
+    size_t depth, cap;
+} wthread;
+
+typedef struct wrec {     /* one spooled timeline entry */
+    int64_t ts;
+    uint64_t tid;
+    uint64_t value;
+    uint32_t handle;
+    char code;
+    uint8_t has_value;
+    uint8_t pad[2];
+} wrec;
+
+typedef struct t1_writer {
+    tw_write_ctx ctx;
+    bool binary;
+    int version;          /* 10 or 11 (binary) */
+    char *companion;      /* path of the binary's text export */
+    FILE *spool;
+    tw_diag_sink quiet;   /* the statistics engine's findings are not the writer's */
+    tw_stats *stats;
+    tw_u64map areas;
+    warea **av;
+    size_t nav, avcap;
+    tw_u64map used;       /* handles given out */
+    uint32_t next[6];
+    tw_u64map threads;
+    wthread **tv;
+    size_t ntv, tvcap;
+    bool had_sr, have_total, have_bounds, have_pid, failed;
+    int64_t total, first, last;
+    uint32_t pid;
+    const tw_str *k_source;
+} t1_writer;
+
+static int wfail(t1_writer *w) {
+    w->failed = true;
+    return TW_ERR;
+}
+
+static wthread *wthread_get(t1_writer *w, uint64_t tid) {
+    wthread *t = tw_u64map_get(&w->threads, tid);
+    if (t) return t;
+    t = calloc(1, sizeof *t);
+    if (!t || !tw_grow(&w->tv, &w->tvcap, w->ntv + 1, sizeof *w->tv, 8) ||
+        !tw_u64map_put(&w->threads, tid, t)) {
+        free(t);
+        tw_report(w->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        return NULL;
+    }
+    t->tid = tid;
+    w->tv[w->ntv++] = t;
+    return t;
+}
+
+static const tw_str *wintern(t1_writer *w, const char *s, size_t n) {
+    const tw_str *str = tw_intern(w->ctx.strtab, s, n);
+    if (!str) tw_report(w->ctx.diag, TW_R_LIMIT, NULL, "cannot store name: out of memory");
+    return str;
+}
+
+/* A free handle of `type`, `want` when it is one. */
+static bool take_handle(t1_writer *w, int type, uint64_t want, uint32_t *h) {
+    if (want >> 28 == (uint64_t)type && !tw_u64map_get(&w->used, want)) {
+        *h = (uint32_t)want;
+    } else {
+        for (;;) {
+            if (w->next[type] > 0x0FFFFFFFu) {
+                tw_report(w->ctx.diag, TW_R_LIMIT, NULL,
+                          "more than 2^28 areas of one type; Text1 handles cannot number them");
+                return false;
+            }
+            *h = (uint32_t)type << 28 | w->next[type]++;
+            if (!tw_u64map_get(&w->used, *h)) break;
+        }
+    }
+    return tw_u64map_put(&w->used, *h, (void *)1);
+}
+
+/* The area of class `cls` named `name`, created with type `type`. */
+static warea *warea_get(t1_writer *w, int cls, int type, const tw_str *name, uint64_t want,
+                        bool *created) {
+    uint64_t key = (uint64_t)cls << 32 | name->id;
+    warea *a = tw_u64map_get(&w->areas, key);
+    *created = false;
+    if (a) return a;
+    a = calloc(1, sizeof *a);
+    if (!a || !tw_grow(&w->av, &w->avcap, w->nav + 1, sizeof *w->av, 16) ||
+        !tw_u64map_put(&w->areas, key, a)) {
+        free(a);
+        tw_report(w->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        return NULL;
+    }
+    w->av[w->nav++] = a;
+    a->type = (uint8_t)type;
+    a->name = a->text = name;
+    if (type != T1_STATE && type != T1_AUX_STATE && !take_handle(w, type, want, &a->handle))
+        return NULL;
+    *created = true;
+    return a;
+}
+
+static const tw_attr *find_attr(const tw_event *ev, const tw_str *key) {
+    for (size_t i = 0; i < ev->nattrs; i++)
+        if (ev->attrs[i].key == key && ev->attrs[i].type == TW_ATTR_STR) return &ev->attrs[i];
+    return NULL;
+}
+
+/* Split `name` at the last `sep`; false when there is none. */
+static bool split_last(const tw_str *name, char sep, size_t *at) {
+    for (size_t i = name->len; i-- > 0;)
+        if (name->s[i] == sep) {
+            *at = i;
+            return true;
+        }
+    return false;
+}
+
+/* The area of a scope event: a state ("VAR=VALUE", category state or
+ * aux-state), a line ("FUNCTION:LINE", category line) or a function. */
+static warea *scope_area(t1_writer *w, const tw_event *ev) {
+    bool created;
+    size_t at;
+    bool aux = tw_str_is(ev->cat, "aux-state");
+    uint64_t v;
+    if ((aux || tw_str_is(ev->cat, "state")) && split_last(ev->name, '=', &at) &&
+        parse_hex(ev->name->s + at + 1, ev->name->len - at - 1, 16, &v)) {
+        warea *a = warea_get(w, aux ? WC_AUX_STATE : WC_STATE, aux ? T1_AUX_STATE : T1_STATE,
+                             ev->name, 0, &created);
+        if (!a || !created) return a;
+        const tw_str *var = wintern(w, ev->name->s, at);
+        /* the state track's tid is the state handle: keep its number */
+        uint64_t want = ev->tid >> 28 == (uint64_t)(aux ? T1_AUX_STATE : T1_STATE)
+                            ? (ev->tid & 0x0FFFFFFFu) | (uint64_t)(aux ? T1_AUX : T1_VARIABLE) << 28
+                            : 0;
+        warea *p = var ? warea_get(w, aux ? WC_AUX : WC_VARIABLE, aux ? T1_AUX : T1_VARIABLE, var,
+                                   want, &created)
+                       : NULL;
+        a->value = wintern(w, ev->name->s + at + 1, ev->name->len - at - 1);
+        if (!p || !a->value) return NULL;
+        a->parent = p;
+        a->v = v;
+        a->text = NULL;
+        a->handle = (p->handle & 0x0FFFFFFFu) | (uint32_t)(aux ? T1_AUX_STATE : T1_STATE) << 28;
+        return a;
+    }
+    if (tw_str_is(ev->cat, "line") && split_last(ev->name, ':', &at)) {
+        warea *a = warea_get(w, WC_CODE, T1_LINE, ev->name, 0, &created);
+        if (!a || !created) return a;
+        const tw_str *fn = wintern(w, ev->name->s, at);
+        warea *p = fn ? warea_get(w, WC_CODE, T1_FUNCTION, fn, 0, &created) : NULL;
+        a->value = wintern(w, ev->name->s + at + 1, ev->name->len - at - 1);
+        if (!p || !a->value) return NULL;
+        a->parent = p;
+        const tw_attr *src = find_attr(ev, w->k_source);
+        a->text = src ? wintern(w, src->s, src->slen) : fn;
+        return a->text ? a : NULL;
+    }
+    return warea_get(w, WC_CODE, T1_FUNCTION, ev->name, 0, &created);
+}
+
+static int spool(t1_writer *w, uint32_t handle, char code, const tw_event *ev, bool has_value,
+                 uint64_t value) {
+    wrec rec = {.ts = ev->ts, .tid = ev->tid, .value = value, .handle = handle, .code = code,
+                .has_value = has_value};
+    if (fwrite(&rec, sizeof rec, 1, w->spool) != 1) {
+        tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL, "cannot write the temporary timeline: %s",
+                  strerror(errno));
+        return wfail(w);
+    }
+    if (!w->have_bounds || ev->ts < w->first) w->first = ev->ts;
+    if (!w->have_bounds || ev->ts > w->last) w->last = ev->ts;
+    w->have_bounds = true;
+    return TW_OK;
+}
+
+static int wmeta(t1_writer *w, const tw_event *ev) {
+    if (tw_str_is(ev->name, TW_META_THREAD_NAME)) {
+        wthread *t = wthread_get(w, ev->tid);
+        if (!t) return wfail(w);
+        t->name = wintern(w, ev->msg ? ev->msg : "", ev->msg ? ev->msg_len : 0);
+        return t->name ? TW_OK : wfail(w);
+    }
+    if (tw_str_is(ev->name, "text1.total_time") && ev->has_value) {
+        w->have_total = true;
+        w->total = ev->value;
+        return TW_OK;
+    }
+    /* an export's own statistics are recomputed, never copied */
+    if (tw_str_is(ev->name, "text1.statistics") || tw_str_is(ev->name, TW_META_TRACE_END))
+        return TW_OK;
+    tw_loss_drop(w->ctx.loss, ev);
+    return TW_OK;
+}
+
+int t1_write_event(void *state, const tw_event *ev) {
+    t1_writer *w = state;
+    if (w->failed) return TW_ERR;
+    if (ev->kind == TW_META) return wmeta(w, ev);
+    if (ev->kind == TW_INSTANT) {
+        tw_loss_drop(w->ctx.loss, ev);
+        return TW_OK;
+    }
+    if (!w->have_pid) {
+        w->have_pid = true;
+        w->pid = ev->pid;
+    } else if (ev->pid != w->pid) {
+        tw_loss_add(w->ctx.loss, "events of a second process (one export is one target)", 1);
+    }
+    if (ev->kind == TW_COUNTER) {
+        bool aux = tw_str_is(ev->cat, "aux"), created;
+        warea *a = warea_get(w, aux ? WC_AUX : WC_VARIABLE, aux ? T1_AUX : T1_VARIABLE,
+                             ev->name, 0, &created);
+        if (!a) return wfail(w);
+        if (!ev->has_value) tw_loss_add(w->ctx.loss, "counters without a value (written as 0)", 1);
+        if (!w->binary && ev->tid != 0)
+            tw_loss_add(w->ctx.loss, "thread ids of counters", 1);
+        return spool(w, a->handle, 'W', ev, true, ev->has_value ? (uint64_t)ev->value : 0);
+    }
+    warea *a = scope_area(w, ev);
+    if (!a) return wfail(w);
+    bool state_area = a->type == T1_STATE || a->type == T1_AUX_STATE;
+    if (!state_area) {
+        wthread *t = wthread_get(w, ev->tid);
+        if (!t) return wfail(w);
+        t->code = true;
+    } else if (ev->tid >> 28 == a->type) {
+        wthread *t = wthread_get(w, ev->tid);
+        if (!t) return wfail(w);
+        t->state = true;
+    }
+    static const char CODES[TW_KIND_COUNT] = {[TW_BEGIN] = 'E', [TW_END] = 'X',
+                                              [TW_SUSPEND] = 'S', [TW_RESUME] = 'R'};
+    char code = CODES[ev->kind];
+    if (code == 'S' || code == 'R') w->had_sr = true;
+    if (tw_stats_event(w->stats, ev) != TW_OK) {
+        tw_report(w->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory for statistics");
+        return wfail(w);
+    }
+    return spool(w, a->handle, code, ev, state_area, state_area ? a->v : 0);
+}
+
+/* ---- writing the sections ---- */
+
+static int cmp_handle(const void *x, const void *y) {
+    const warea *a = *(const warea *const *)x, *b = *(const warea *const *)y;
+    if (a->handle != b->handle) return a->handle < b->handle ? -1 : 1;
+    return a->v < b->v ? -1 : a->v > b->v;
+}
+
+static int cmp_thread(const void *x, const void *y) {
+    const wthread *a = *(const wthread *const *)x, *b = *(const wthread *const *)y;
+    return a->tid < b->tid ? -1 : a->tid > b->tid;
+}
+
+static bool is_context(const wthread *t) { return (t->code || t->name) && !t->state; }
+
+static void put_text(t1_writer *w, tw_output *o, const tw_str *s) {
+    if (s && tw_out_oneline(o, s->s, s->len))
+        tw_loss_add(w->ctx.loss, "line breaks in names (written as spaces)", 1);
+}
+
+/* A context's name: its thread name, or "thread N". */
+static void put_context(t1_writer *w, tw_output *o, const wthread *t) {
+    if (t->name) put_text(w, o, t->name);
+    else tw_out_printf(o, "thread %llu", (unsigned long long)t->tid);
+}
+
+static void put_mapping(t1_writer *w, tw_output *o, const char *cls, int type) {
+    tw_out_printf(o, "* HANDLE(%s) %%HANDLE%%,%%NAME%%,%%VALUE%%\n", cls);
+    for (size_t i = 0; i < w->nav; i++) {
+        const warea *a = w->av[i];
+        if (a->type != type) continue;
+        tw_out_printf(o, "%08X,", (unsigned)a->handle);
+        put_text(w, o, a->text);
+        tw_out_str(o, ",\n");
+        for (const warea *c = a->child; c; c = c->sibling) {
+            tw_out_printf(o, "%08X,", (unsigned)c->handle);
+            if (c->text) put_text(w, o, c->text);
+            tw_out_putc(o, ',');
+            put_text(w, o, c->value);
+            tw_out_putc(o, '\n');
+        }
+    }
+}
+
+static void put_stat(tw_output *o, const tw_stat *s, bool total) {
+    if (total) tw_out_printf(o, ",%lld", (long long)s->total);
+    tw_out_printf(o, ",%lld,%lld,%lld", (long long)(s->n ? s->min : 0),
+                  (long long)(s->n ? s->max : 0), (long long)tw_stat_avg(s));
+}
+
+static const char STATS_TEMPLATE[] =
+    "%HANDLE%,%VALUE%,%COUNT%,%T.NET%,%T.NET.MIN%,%T.NET.MAX%,%T.NET.AVG%,"
+    "%T.GROSS%,%T.GROSS.MIN%,%T.GROSS.MAX%,%T.GROSS.AVG%,"
+    "%T.CALL%,%T.CALL.MIN%,%T.CALL.MAX%,%T.CALL.AVG%,"
+    "%T.PERIOD.MIN%,%T.PERIOD.MAX%,%T.PERIOD.AVG%,"
+    "%T.OUTSIDE%,%T.OUTSIDE.MIN%,%T.OUTSIDE.MAX%,%T.OUTSIDE.AVG%";
+
+/* The statistics rows of thread `t` (NULL: of every state track) whose
+ * areas are of class `cls`, in handle order. */
+static int put_stats(t1_writer *w, tw_output *o, const char *name, const wthread *t, int cls,
+                     bool with_context) {
+    size_t nrows = tw_stats_scope_count(w->stats), n = 0;
+    const tw_scope_stats **rows = malloc((nrows ? nrows : 1) * sizeof *rows);
+    warea **areas = malloc((nrows ? nrows : 1) * sizeof *areas);
+    if (!rows || !areas) {
+        free(rows);
+        free(areas);
+        tw_report(w->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        return TW_ERR;
+    }
+    for (size_t i = 0; i < nrows; i++) {
+        const tw_scope_stats *row = tw_stats_scope(w->stats, i);
+        if (t ? row->tid != t->tid : false) continue;
+        const tw_str *s = tw_intern(w->ctx.strtab, row->name, row->name_len);
+        warea *a = s ? tw_u64map_get(&w->areas, (uint64_t)cls << 32 | s->id) : NULL;
+        if (!a) continue;
+        rows[n] = row;
+        areas[n++] = a;
+    }
+    /* insertion sort by handle and value: rows of one block are few */
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && cmp_handle(&areas[j - 1], &areas[j]) > 0; j--) {
+            warea *ta = areas[j];
+            areas[j] = areas[j - 1];
+            areas[j - 1] = ta;
+            const tw_scope_stats *tr = rows[j];
+            rows[j] = rows[j - 1];
+            rows[j - 1] = tr;
+        }
+    if (n || t) {
+        tw_out_printf(o, "* STATISTICS(%s) ", name);
+        if (with_context) {
+            tw_out_str(o, "CONTEXT(");
+            put_context(w, o, t);
+            tw_out_str(o, ") ");
+        }
+        tw_out_str(o, STATS_TEMPLATE);
+        tw_out_putc(o, '\n');
+    }
+    for (size_t i = 0; i < n; i++) {
+        const tw_scope_stats *r = rows[i];
+        tw_out_printf(o, "%08X,", (unsigned)areas[i]->handle);
+        put_text(w, o, areas[i]->value);
+        tw_out_printf(o, ",%llu", (unsigned long long)r->count);
+        put_stat(o, &r->net, true);
+        put_stat(o, &r->gross, true);
+        put_stat(o, &r->call, true);
+        put_stat(o, &r->period, false);
+        put_stat(o, &r->outside, true);
+        tw_out_putc(o, '\n');
+    }
+    free(rows);
+    free(areas);
+    return TW_OK;
+}
+
+/* Everything but the timeline. */
+static int put_sections(t1_writer *w, tw_output *o, wthread **ctxs, size_t nctx, bool multi) {
+    tw_out_str(o, "* INFO %TOTAL_TIME%\n");
+    int64_t total = w->have_total ? w->total : 0;
+    if (!w->have_total && w->have_bounds && !tw_sub_i64(w->last, w->first, &total))
+        total = INT64_MAX;
+    tw_out_printf(o, "%lld\n", (long long)total);
+    tw_out_str(o, "* CONTEXTS %NAME%,%HANDLE%\n");
+    for (size_t i = 0; i < nctx; i++) {
+        put_context(w, o, ctxs[i]);
+        tw_out_printf(o, ",0x%llX\n", (unsigned long long)ctxs[i]->tid);
+    }
+    /* each area followed by its lines or states, all in handle order */
+    qsort(w->av, w->nav, sizeof *w->av, cmp_handle);
+    bool aux = false;
+    for (size_t i = 0; i < w->nav; i++) {
+        warea *a = w->av[i], *p = a->parent;
+        aux = aux || a->type == T1_AUX;
+        if (!p) continue;
+        if (p->last_child) p->last_child->sibling = a;
+        else p->child = a;
+        p->last_child = a;
+    }
+    put_mapping(w, o, "Functions", T1_FUNCTION);
+    put_mapping(w, o, "Data", T1_VARIABLE);
+    if (aux) put_mapping(w, o, "AUX", T1_AUX);
+    for (size_t i = 0; i < nctx; i++)
+        if (put_stats(w, o, "Functions", ctxs[i], WC_CODE, multi) != TW_OK) return TW_ERR;
+    if (put_stats(w, o, "Data", NULL, WC_STATE, false) != TW_OK ||
+        put_stats(w, o, "AUX", NULL, WC_AUX_STATE, false) != TW_OK)
+        return TW_ERR;
+    return TW_OK;
+}
+
+/* ---- the timeline ---- */
+
+static const unsigned char BIN_TYPE[128] = {['X'] = 0, ['S'] = 1, ['R'] = 2, ['E'] = 3, ['W'] = 4};
+
+static void put_le(tw_output *o, uint64_t v, int bytes) {
+    unsigned char b[8];
+    for (int i = 0; i < bytes; i++) b[i] = (unsigned char)(v >> (8 * i));
+    tw_out_write(o, b, (size_t)bytes);
+}
+
+static void put_entry(t1_writer *w, uint32_t handle, char code, const wrec *r, bool multi) {
+    tw_output *o = w->ctx.out;
+    int type = (int)(handle >> 28);
+    bool code_area = type == T1_FUNCTION || type == T1_LINE || type > T1_AUX_STATE;
+    if (w->binary) {
+        uint32_t flags = BIN_TYPE[(unsigned char)code];
+        if (w->version == 10) {
+            flags <<= 24;
+            if (code_area && r->tid != 0)
+                tw_loss_add(w->ctx.loss, "thread ids (layout 1.0 has no core index)", 1);
+        } else {
+            uint64_t core = code_area || code == 'W' ? r->tid : 0xFF;
+            if (core > 0xFF) {
+                tw_loss_add(w->ctx.loss, "thread ids that are not core indexes 0-254", 1);
+                core = 0xFF;
+            }
+            flags |= (uint32_t)core << 4;
+        }
+        put_le(o, handle, 4);
+        put_le(o, flags, 4);
+        put_le(o, r->has_value ? r->value : 0, 8);
+        put_le(o, (uint64_t)r->ts, 8);
+        return;
+    }
+    tw_out_printf(o, "%08X,%c,", (unsigned)handle, code);
+    if (r->has_value) tw_out_printf(o, "%08llX", (unsigned long long)r->value);
+    tw_out_printf(o, ",%lld", (long long)r->ts);
+    if (multi) {
+        tw_out_putc(o, ',');
+        wthread *t = code_area ? tw_u64map_get(&w->threads, r->tid) : NULL;
+        if (t) put_context(w, o, t);
+    }
+    tw_out_putc(o, '\n');
+}
+
+/* The spooled timeline, with suspend and resume derived from nesting when
+ * the stream had none. */
+static int put_timeline(t1_writer *w, bool multi) {
+    if (!w->binary)
+        tw_out_printf(w->ctx.out, "* TIMELINE %%HANDLE%%,%%EVENT%%,%%VALUE%%,%%TIME%%%s\n",
+                      multi ? ",%CONTEXT%" : "");
+    if (fflush(w->spool) != 0 || fseek(w->spool, 0, SEEK_SET) != 0) goto io;
+    wrec r;
+    while (fread(&r, sizeof r, 1, w->spool) == 1) {
+        int type = (int)(r.handle >> 28);
+        bool code_area = type == T1_FUNCTION || type == T1_LINE || type > T1_AUX_STATE;
+        wthread *t = !w->had_sr && code_area ? tw_u64map_get(&w->threads, r.tid) : NULL;
+        wrec d = r;
+        d.has_value = 0;
+        if (t && r.code == 'E') {
+            if (t->depth) put_entry(w, t->stack[t->depth - 1], 'S', &d, multi);
+            if (!tw_grow(&t->stack, &t->cap, t->depth + 1, sizeof *t->stack, 8)) {
+                tw_report(w->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+                return TW_ERR;
+            }
+            t->stack[t->depth++] = r.handle;
+        }
+        put_entry(w, r.handle, r.code, &r, multi);
+        if (t && r.code == 'X') {
+            size_t k = t->depth;
+            while (k > 0 && t->stack[k - 1] != r.handle) k--;
+            if (k) {
+                t->depth = k - 1;
+                if (t->depth) put_entry(w, t->stack[t->depth - 1], 'R', &d, multi);
+            }
+        }
+    }
+    if (ferror(w->spool)) goto io;
+    return TW_OK;
+io:
+    tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL, "cannot read the temporary timeline back: %s",
+              strerror(errno));
+    return TW_ERR;
+}
+
+int t1_write_end(void *state) {
+    t1_writer *w = state;
+    if (w->failed) return TW_ERR;
+    tw_stats_finish(w->stats);
+    size_t nctx = 0;
+    wthread **ctxs = malloc((w->ntv ? w->ntv : 1) * sizeof *ctxs);
+    if (!ctxs) {
+        tw_report(w->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        return TW_ERR;
+    }
+    for (size_t i = 0; i < w->ntv; i++)
+        if (is_context(w->tv[i])) ctxs[nctx++] = w->tv[i];
+    qsort(ctxs, nctx, sizeof *ctxs, cmp_thread);
+    bool multi = nctx > 1 || (nctx == 1 && ctxs[0]->tid != 0);
+    int rc;
+    if (w->binary) {
+        tw_output *o = tw_output_open(w->companion);
+        if (!o) {
+            tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL, "cannot write %s: %s", w->companion,
+                      strerror(errno));
+            free(ctxs);
+            return TW_ERR;
+        }
+        rc = put_sections(w, o, ctxs, nctx, multi);
+        if (rc == TW_OK) rc = put_timeline(w, multi);
+        int err = rc == TW_OK ? tw_output_close(o) : (tw_output_abort(o), 0);
+        if (err) {
+            tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL, "cannot write %s: %s", w->companion,
+                      strerror(err));
+            rc = TW_ERR;
+        }
+    } else {
+        rc = put_sections(w, w->ctx.out, ctxs, nctx, multi);
+        if (rc == TW_OK) rc = put_timeline(w, multi);
+    }
+    free(ctxs);
+    return rc;
+}
+
+/* The text export beside a .BIN file: x.txt.BIN -> x.txt, x.BIN -> x.txt,
+ * anything else -> NAME.txt. */
+static char *companion_of(const char *path) {
+    size_t n = strlen(path);
+    char *c = malloc(n + 5);
+    if (!c) return NULL;
+    memcpy(c, path, n + 1);
+    if (n > 4 && strcasecmp(path + n - 4, ".bin") == 0) {
+        c[n - 4] = '\0';
+        if (n > 8 && strcasecmp(c + n - 8, ".txt") == 0) return c;
+        n -= 4;
+    }
+    memcpy(c + n, ".txt", 5);
+    return c;
+}
+
+int t1_write_begin(const tw_write_ctx *ctx, bool binary, void **state) {
+    t1_writer *w = tw_state_alloc(ctx->diag, sizeof *w);
+    if (!w) return TW_ERR;
+    w->ctx = *ctx;
+    w->binary = binary;
+    w->version = strcmp(tw_opt_str(ctx->opts, T1_OPT_BIN_WRITE), "1.0") == 0 ? 10 : 11;
+    *state = w;
+    if (binary) {
+        const char *names = tw_opt_str(ctx->opts, T1_OPT_NAMES);
+        const char *out = ctx->out->name;
+        if (names && *names) {
+            w->companion = strdup(names);
+        } else if (ctx->out->fd < 0 || !out || out[0] == '<') {
+            tw_report(ctx->diag, TW_R_BAD_OPTION, NULL,
+                      "text1-bin writes the names of its handles to a companion text export: "
+                      "give -o FILE.BIN or --" T1_OPT_NAMES "=FILE");
+            return TW_ERR;
+        } else {
+            w->companion = companion_of(out);
+        }
+        if (!w->companion) {
+            tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+            return TW_ERR;
+        }
+    }
+    w->k_source = tw_intern_cstr(ctx->strtab, "source");
+    w->stats = tw_stats_new(&w->quiet);
+    w->spool = tmpfile();
+    if (!w->k_source || !w->stats) {
+        tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        return TW_ERR;
+    }
+    if (!w->spool) {
+        tw_report(ctx->diag, TW_R_IO_ERROR, NULL,
+                  "cannot create a temporary file for the timeline: %s", strerror(errno));
+        return TW_ERR;
+    }
+    return TW_OK;
+}
+
+void t1_write_free(void *state) {
+    t1_writer *w = state;
+    if (!w) return;
+    if (w->spool) fclose(w->spool);
+    tw_stats_free(w->stats);
+    for (size_t i = 0; i < w->nav; i++) free(w->av[i]);
+    free(w->av);
+    for (size_t i = 0; i < w->ntv; i++) {
+        free(w->tv[i]->stack);
+        free(w->tv[i]);
+    }
+    free(w->tv);
+    tw_u64map_free(&w->areas);
+    tw_u64map_free(&w->used);
+    tw_u64map_free(&w->threads);
+    free(w->companion);
+    free(w);
+}
+
+/* ---- the text format's reader --------------------------------------------- */
+
+static int text1_probe(const unsigned char *head, size_t len, const char *path) {
+    (void)path;
+    const char *s = (const char *)head, *l;
+    size_t pos = 0, n;
+    while (tw_head_line(s, len, &pos, &l, &n) && n == 0) {}
+    if (pos == 0 || n < 4 || l[0] != '*' || l[1] != ' ') return 0;
+    for (size_t i = 0; i < sizeof SECTIONS / sizeof SECTIONS[0]; i++) {
+        size_t k = strlen(SECTIONS[i].name);
+        if (n > k + 2 && memcmp(l + 2, SECTIONS[i].name, k) == 0 &&
+            (l[2 + k] == ' ' || l[2 + k] == '('))
+            return memchr(l, '%', n) ? 95 : 60;
+    }
+    return 0;
+}
+
+static int text1_open(const tw_read_ctx *ctx, void **state) {
+    return t1_open(ctx, false, (t1_reader **)state);
+}
+static int text1_next(void *state, tw_event *ev) { return t1_next(state, ev); }
+static void text1_close(void *state) { t1_close(state); }
+
+static int text1_wbegin(const tw_write_ctx *ctx, void **state) {
+    return t1_write_begin(ctx, false, state);
+}
+
+static const char *const text1_aliases[] = {"winidea", "isystem", NULL};
+static const tw_option text1_options[] = {
+    {T1_OPT_LINES, TW_OPT_BOOL, "no", NULL, TW_OPT_READ,
+     "read line areas (handles 1xxxxxxx) as scopes FUNCTION:LINE (text1, text1-bin)"},
+    {NULL, 0, NULL, NULL, 0, NULL}};
+
+static const tw_format text1_format = {
+    .abi = TW_FORMAT_ABI,
+    .name = "text1",
+    .aliases = text1_aliases,
+    .extensions = NULL, /* ".txt" is everybody's; the content tells */
+    .description = "iSYSTEM winIDEA profiler export Text1",
+    .flags = TW_FMT_TEXT | TW_FMT_THREADS,
+    .options = text1_options,
+    .probe = text1_probe,
+    .read_open = text1_open,
+    .read_next = text1_next,
+    .read_close = text1_close,
+    .write_begin = text1_wbegin,
+    .write_event = t1_write_event,
+    .write_end = t1_write_end,
+    .write_free = t1_write_free,
+};
+
+TW_FORMAT_EXPORT(text1, text1_format)

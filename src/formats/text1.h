@@ -1,0 +1,55 @@
+/*
+ * Shared by the two winIDEA Text1 formats (src/formats/text1.c and
+ * src/formats/text1_bin.c): the text export's reader, which also serves as
+ * the name table of a .BIN timeline, and the writer both formats use.
+ */
+#ifndef TW_FORMATS_TEXT1_H
+#define TW_FORMATS_TEXT1_H
+
+#include "formats.h"
+
+/* Area types: the top nibble of a handle. */
+enum { T1_FUNCTION = 0, T1_LINE, T1_VARIABLE, T1_STATE, T1_AUX, T1_AUX_STATE };
+
+/* The event codes of a timeline entry ('E', 'S', 'R', 'X', 'W'). */
+typedef struct t1_reader t1_reader;
+
+/*
+ * Open the text reader on ctx->in.  With `companion`, only the sections
+ * before a TIMELINE are read (the timeline comes from a .BIN file);
+ * ctx->in may then be NULL: no names are known, handles serve as names
+ * and are not reported one by one.
+ */
+int t1_open(const tw_read_ctx *ctx, bool companion, t1_reader **out);
+/* The next event: TW_OK, TW_EOF or TW_ERR. */
+int t1_next(t1_reader *r, tw_event *ev);
+void t1_close(t1_reader *r);
+
+/*
+ * Queue the events of one timeline entry, read from a .BIN record:
+ * `code` is one of E S R X W, `data` the record's DATA, `tid` the thread.
+ * Take them with t1_next().
+ */
+void t1_timeline(t1_reader *r, uint32_t handle, char code, uint64_t data, uint64_t tid,
+                 int64_t ts, const tw_loc *loc);
+
+/* Queue a thread name. */
+void t1_thread_name(t1_reader *r, uint64_t tid, const char *name, int64_t ts,
+                    const tw_loc *loc);
+/* Report what the reader skipped (at the end of the timeline). */
+void t1_finish(t1_reader *r);
+
+/* Writer: the text export (binary false) or the .BIN timeline plus its
+ * companion text export (binary true). */
+int t1_write_begin(const tw_write_ctx *ctx, bool binary, void **state);
+int t1_write_event(void *state, const tw_event *ev);
+int t1_write_end(void *state);
+void t1_write_free(void *state);
+
+/* The options both formats read. */
+#define T1_OPT_LINES "text1-lines"
+#define T1_OPT_BIN_VERSION "text1-bin-version"
+#define T1_OPT_BIN_WRITE "text1-bin-write-version"
+#define T1_OPT_NAMES "names"
+
+#endif

@@ -1,0 +1,298 @@
+/*
+ * text1-bin - the binary timeline of winIDEA's Text1 export (`x.txt.BIN`).
+ *
+ * Headerless 24-byte little-endian records, one per event, in time order:
+ *
+ *   u32 handle | u32 flags | u64 data | i64 time (ns)
+ *
+ * Layout 1.1: event type in flags bits 0-3, core index in bits 4-11 (0xFF =
+ * unknown).  Layout 1.0: event type in bits 24-27.  Types: 3 entry, 2
+ * resume, 1 suspend, 0 exit, 4 write.  Nothing in the file says which
+ * layout it has; it is detected from the flags words (or given with
+ * --text1-bin-version).  The names of the handles are in the companion
+ * text export (x.txt), read with the text1 reader.  The core index is the
+ * thread.  See docs/formats/text1.md.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "text1.h"
+
+#define REC 24
+#define CHUNK (REC * 4096)
+#define PIPE_WINDOW ((size_t)1 << 20) /* what detection sees of a pipe */
+
+static uint32_t le32(const unsigned char *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const unsigned char *p) { return (uint64_t)le32(p + 4) << 32 | le32(p); }
+
+static bool fits11(uint32_t w) { return (w & 0xFFFFF000u) == 0 && (w & 0xF) <= 4; }
+static bool fits10(uint32_t w) { return (w & 0x00FFFFFFu) == 0 && (w >> 24 & 0xF) <= 4; }
+
+/* ---- probe ---------------------------------------------------------------- */
+
+static int bin_probe(const unsigned char *head, size_t len, const char *path) {
+    size_t pl = path ? strlen(path) : 0;
+    bool ext = pl > 4 && strcasecmp(path + pl - 4, ".bin") == 0;
+    if (len < REC) return 0;
+    bool v11 = true, v10 = true, sorted = true;
+    int64_t prev = INT64_MIN;
+    for (size_t i = 0; i + REC <= len; i += REC) {
+        uint32_t h = le32(head + i), w = le32(head + i + 4);
+        int64_t t = (int64_t)le64(head + i + 16);
+        if (h >> 28 > 5) return 0;
+        v11 = v11 && fits11(w);
+        v10 = v10 && fits10(w);
+        if (t < prev) sorted = false;
+        prev = t;
+    }
+    if (!v11 && !v10) return 0;
+    int score = sorted ? 45 : 20;
+    return ext ? score + 45 : score;
+}
+
+/* ---- reader --------------------------------------------------------------- */
+
+typedef struct bin_reader {
+    tw_read_ctx ctx;
+    const char *file;
+    tw_input *names_in;
+    t1_reader *names;
+    int version;              /* 10 or 11 */
+    bool forced, eof;
+    const unsigned char *p;   /* current chunk */
+    size_t avail;
+    uint64_t rec;             /* index of the next record */
+    uint64_t window;          /* records checked by detection */
+    unsigned char cores[32];  /* bitset: cores named */
+} bin_reader;
+
+static bool exists(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Open the companion text export: --names, else x.txt.BIN -> x.txt,
+ * x.BIN -> x.txt or x, y -> y.txt. */
+static int open_names(bin_reader *r) {
+    const char *given = tw_opt_str(r->ctx.opts, T1_OPT_NAMES);
+    const char *path = tw_input_path(r->ctx.in);
+    char *cand[2] = {NULL, NULL};
+    if (given && *given) {
+        if (tw_input_open(given, NULL, r->ctx.diag, &r->names_in) != 0) return TW_ERR;
+    } else if (path) {
+        size_t n = strlen(path);
+        bool bin = n > 4 && strcasecmp(path + n - 4, ".bin") == 0;
+        size_t base = bin ? n - 4 : n;
+        for (int i = 0; i < 2; i++) {
+            cand[i] = malloc(base + 5);
+            if (!cand[i]) break;
+            memcpy(cand[i], path, base);
+            cand[i][base] = '\0';
+        }
+        if (!cand[0] || !cand[1]) {
+            free(cand[0]);
+            free(cand[1]);
+            tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+            return TW_ERR;
+        }
+        bool has_txt = base > 4 && strcasecmp(cand[0] + base - 4, ".txt") == 0;
+        if (!bin || !has_txt) memcpy(cand[0] + base, ".txt", 5);
+        if (!bin || has_txt) {
+            free(cand[1]);
+            cand[1] = NULL;
+        }
+        for (int i = 0; i < 2 && !r->names_in; i++)
+            if (cand[i] && exists(cand[i]) &&
+                tw_input_open(cand[i], NULL, r->ctx.diag, &r->names_in) != 0) {
+                free(cand[0]);
+                free(cand[1]);
+                return TW_ERR;
+            }
+    }
+    if (!r->names_in) {
+        if (cand[0])
+            tw_report(r->ctx.diag, TW_R_T1_NO_NAMES, NULL,
+                      "no companion text export (looked for %s%s%s); handles are used as names "
+                      "(give --" T1_OPT_NAMES "=FILE)",
+                      cand[0], cand[1] ? " and " : "", cand[1] ? cand[1] : "");
+        else
+            tw_report(r->ctx.diag, TW_R_T1_NO_NAMES, NULL,
+                      "no companion text export for standard input; handles are used as names "
+                      "(give --" T1_OPT_NAMES "=FILE)");
+    }
+    free(cand[0]);
+    free(cand[1]);
+    tw_read_ctx nctx = r->ctx;
+    nctx.in = r->names_in;
+    return t1_open(&nctx, true, &r->names);
+}
+
+static tw_loc rec_loc(const bin_reader *r, uint64_t rec) {
+    tw_loc loc = {.file = r->file, .kind = TW_LOC_BINARY, .offset = rec * REC, .record = rec};
+    return loc;
+}
+
+/* Decide the layout from the records in the first window (all of a file). */
+static int detect(bin_reader *r) {
+    const char *v = tw_opt_str(r->ctx.opts, T1_OPT_BIN_VERSION);
+    if (strcmp(v, "auto") != 0) {
+        r->version = strcmp(v, "1.0") == 0 ? 10 : 11;
+        r->forced = true;
+        return TW_OK;
+    }
+    int64_t size = tw_input_size(r->ctx.in);
+    size_t want = size >= 0 ? (size_t)size : PIPE_WINDOW;
+    const unsigned char *p;
+    size_t got;
+    if (tw_input_peek(r->ctx.in, want, &p, &got) != 0) return TW_ERR;
+    int64_t only11 = -1, only10 = -1;
+    r->window = got / REC;
+    for (uint64_t i = 0; i < r->window; i++) {
+        uint32_t w = le32(p + i * REC + 4);
+        bool a = fits11(w), b = fits10(w);
+        if (!a && !b) {
+            tw_loc loc = rec_loc(r, i);
+            tw_report(r->ctx.diag, TW_R_T1_LAYOUT, &loc,
+                      "flags word 0x%08X fits neither binary layout (1.1: type in bits 0-3, core "
+                      "in bits 4-11; 1.0: type in bits 24-27); not a Text1 .BIN timeline, or "
+                      "give --" T1_OPT_BIN_VERSION,
+                      (unsigned)w);
+            return TW_ERR;
+        }
+        if (a && !b && only11 < 0) only11 = (int64_t)i;
+        if (b && !a && only10 < 0) only10 = (int64_t)i;
+    }
+    if (only11 >= 0 && only10 >= 0) {
+        tw_loc loc = rec_loc(r, (uint64_t)(only11 > only10 ? only11 : only10));
+        tw_report(r->ctx.diag, TW_R_T1_LAYOUT, &loc,
+                  "cannot tell the binary layout: record %lld fits only version 1.1 and record "
+                  "%lld only version 1.0; give --" T1_OPT_BIN_VERSION "=1.0 or 1.1",
+                  (long long)only11, (long long)only10);
+        return TW_ERR;
+    }
+    r->version = only10 >= 0 ? 10 : 11;
+    return TW_OK;
+}
+
+static void bin_close(void *state);
+
+static int bin_open(const tw_read_ctx *ctx, void **state) {
+    bin_reader *r = tw_state_alloc(ctx->diag, sizeof *r);
+    if (!r) return TW_ERR;
+    r->ctx = *ctx;
+    r->file = tw_input_name(ctx->in);
+    if (open_names(r) != TW_OK || detect(r) != TW_OK) {
+        bin_close(r);
+        return TW_ERR;
+    }
+    ctx->info->resolution_ns = 1;
+    *state = r;
+    return TW_OK;
+}
+
+static void record(bin_reader *r, const unsigned char *p) {
+    uint64_t i = r->rec++;
+    uint32_t handle = le32(p), w = le32(p + 4);
+    uint64_t data = le64(p + 8);
+    int64_t ts = (int64_t)le64(p + 16);
+    tw_loc loc = rec_loc(r, i);
+    bool ok = r->version == 11 ? fits11(w) : fits10(w);
+    if (!ok) {
+        tw_report(r->ctx.diag, TW_R_T1_LAYOUT, &loc,
+                  "flags word 0x%08X does not fit binary layout %s%s; record skipped",
+                  (unsigned)w, r->version == 11 ? "1.1" : "1.0",
+                  r->forced ? "" : " (detected from the first records)");
+        return;
+    }
+    unsigned type = r->version == 11 ? (w & 0xF) : (w >> 24 & 0xF);
+    uint64_t tid = r->version == 11 ? (w >> 4 & 0xFF) : 0;
+    bool state = handle >> 28 == T1_STATE || handle >> 28 == T1_AUX_STATE;
+    if (r->version == 11 && !state && !(r->cores[tid / 8] & 1u << (tid % 8))) {
+        r->cores[tid / 8] |= (unsigned char)(1u << (tid % 8));
+        char name[24];
+        if (tid == 0xFF) snprintf(name, sizeof name, "unknown core");
+        else snprintf(name, sizeof name, "core %u", (unsigned)tid);
+        t1_thread_name(r->names, tid, name, ts, &loc);
+    }
+    static const char CODES[5] = {'X', 'S', 'R', 'E', 'W'};
+    t1_timeline(r->names, handle, CODES[type], data, tid, ts, &loc);
+}
+
+static int bin_next(void *state, tw_event *ev) {
+    bin_reader *r = state;
+    for (;;) {
+        int rc = t1_next(r->names, ev);
+        if (rc != TW_EOF) return rc;
+        if (r->eof) return TW_EOF;
+        if (r->avail < REC) {
+            if (tw_input_peek(r->ctx.in, CHUNK, &r->p, &r->avail) != 0) return TW_ERR;
+            if (r->avail < REC) {
+                if (r->avail) {
+                    tw_loc loc = rec_loc(r, r->rec);
+                    tw_report(r->ctx.diag, TW_R_TRUNCATED_FILE, &loc,
+                              "the last %zu byte%s do not make a whole 24-byte record (the file "
+                              "size is not a multiple of 24); ignored",
+                              r->avail, r->avail == 1 ? "" : "s");
+                    tw_input_skip(r->ctx.in, r->avail);
+                }
+                r->eof = true;
+                t1_finish(r->names);
+                continue;
+            }
+        }
+        record(r, r->p);
+        r->p += REC;
+        r->avail -= REC;
+        tw_input_skip(r->ctx.in, REC);
+    }
+}
+
+static void bin_close(void *state) {
+    bin_reader *r = state;
+    t1_close(r->names);
+    if (r->names_in) tw_input_close(r->names_in);
+    free(r);
+}
+
+static int bin_wbegin(const tw_write_ctx *ctx, void **state) {
+    return t1_write_begin(ctx, true, state);
+}
+
+/* ---- descriptor ------------------------------------------------------------ */
+
+static const char *const bin_aliases[] = {"winidea-bin", NULL};
+static const char *const bin_exts[] = {".bin", NULL};
+static const tw_option bin_options[] = {
+    {T1_OPT_BIN_VERSION, TW_OPT_CHOICE, "auto", "auto|1.0|1.1", TW_OPT_READ,
+     "layout of the .BIN records read (auto: detected from the flags words)"},
+    {T1_OPT_BIN_WRITE, TW_OPT_CHOICE, "1.1", "1.1|1.0", TW_OPT_WRITE,
+     "layout of the .BIN records written (1.0 has no core index)"},
+    {T1_OPT_NAMES, TW_OPT_STRING, "", NULL, TW_OPT_READ | TW_OPT_WRITE,
+     "the text export that names a .BIN's handles (default: X.BIN -> X.txt, X)"},
+    {NULL, 0, NULL, NULL, 0, NULL}};
+
+static const tw_format bin_format = {
+    .abi = TW_FORMAT_ABI,
+    .name = "text1-bin",
+    .aliases = bin_aliases,
+    .extensions = bin_exts,
+    .description = "iSYSTEM winIDEA Text1 binary timeline (.BIN, with its text export)",
+    .flags = TW_FMT_BINARY | TW_FMT_THREADS,
+    .options = bin_options,
+    .probe = bin_probe,
+    .read_open = bin_open,
+    .read_next = bin_next,
+    .read_close = bin_close,
+    .write_begin = bin_wbegin,
+    .write_event = t1_write_event,
+    .write_end = t1_write_end,
+    .write_free = t1_write_free,
+};
+
+TW_FORMAT_EXPORT(text1_bin, bin_format)
