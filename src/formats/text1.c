@@ -685,7 +685,8 @@ static void entry_timeline(t1_reader *r, const tw_line *l, const field *fv) {
         return;
     }
     if (ef.p[0] == 'W' && !vf.n) {
-        bad_field(r, l, &ef, "a write without a value:");
+        tw_loc loc = tw_text_loc(r->file, l, (size_t)(vf.p - l->s));
+        tw_report(r->ctx.diag, TW_R_BAD_RECORD, &loc, "a write (W) without a value; entry skipped");
         return;
     }
     tw_loc loc = tw_text_loc(r->file, l, 0);
@@ -888,6 +889,7 @@ int t1_open(const tw_read_ctx *ctx, bool companion, t1_reader **out) {
     r->file = ctx->in ? tw_input_name(ctx->in) : NULL;
     r->no_names = companion && !ctx->in;
     r->lines = tw_opt_bool(ctx->opts, T1_OPT_LINES);
+    r->next_tid = 1; /* contexts the CONTEXTS section did not list; 0 is "no context" */
     static const char *const keys[] = {
         "source", "class", "context", "handle", "value", "count", TW_META_THREAD_NAME,
         "text1.total_time", "text1.statistics", "function", "line", "state", "aux-state",
@@ -1528,18 +1530,24 @@ void t1_write_free(void *state) {
 
 /* ---- the text format's reader --------------------------------------------- */
 
-static int text1_probe(const unsigned char *head, size_t len, const char *path) {
-    (void)path;
-    const char *s = (const char *)head, *l;
-    size_t pos = 0, n;
-    while (tw_head_line(s, len, &pos, &l, &n) && n == 0) {}
-    if (pos == 0 || n < 4 || l[0] != '*' || l[1] != ' ') return 0;
+/* Is the line a "* SECTION" header of a known section with a template? */
+static bool is_header(const char *l, size_t n) {
+    if (n < 4 || l[0] != '*' || l[1] != ' ' || !memchr(l, '%', n)) return false;
     for (size_t i = 0; i < sizeof SECTIONS / sizeof SECTIONS[0]; i++) {
         size_t k = strlen(SECTIONS[i].name);
         if (n > k + 2 && memcmp(l + 2, SECTIONS[i].name, k) == 0 &&
             (l[2 + k] == ' ' || l[2 + k] == '('))
-            return memchr(l, '%', n) ? 95 : 60;
+            return true;
     }
+    return false;
+}
+
+static int text1_probe(const unsigned char *head, size_t len, const char *path) {
+    (void)path;
+    const char *s = (const char *)head, *l;
+    size_t pos = 0, n;
+    for (int i = 0; i < 64 && tw_head_line(s, len, &pos, &l, &n); i++)
+        if (is_header(l, n)) return i == 0 ? 95 : 70;
     return 0;
 }
 

@@ -116,13 +116,14 @@ static int open_names(bin_reader *r) {
             }
     }
     if (!r->names_in) {
+        tw_loc loc = {.file = r->file, .kind = TW_LOC_FILE};
         if (cand[0])
-            tw_report(r->ctx.diag, TW_R_T1_NO_NAMES, NULL,
+            tw_report(r->ctx.diag, TW_R_T1_NO_NAMES, &loc,
                       "no companion text export (looked for %s%s%s); handles are used as names "
                       "(give --" T1_OPT_NAMES "=FILE)",
                       cand[0], cand[1] ? " and " : "", cand[1] ? cand[1] : "");
         else
-            tw_report(r->ctx.diag, TW_R_T1_NO_NAMES, NULL,
+            tw_report(r->ctx.diag, TW_R_T1_NO_NAMES, &loc,
                       "no companion text export for standard input; handles are used as names "
                       "(give --" T1_OPT_NAMES "=FILE)");
     }
@@ -187,7 +188,7 @@ static int bin_open(const tw_read_ctx *ctx, void **state) {
     if (!r) return TW_ERR;
     r->ctx = *ctx;
     r->file = tw_input_name(ctx->in);
-    if (open_names(r) != TW_OK || detect(r) != TW_OK) {
+    if (detect(r) != TW_OK || open_names(r) != TW_OK) {
         bin_close(r);
         return TW_ERR;
     }

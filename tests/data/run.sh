@@ -8,6 +8,8 @@
 #     X.expected   standard output (the jsonl), byte for byte (absent: empty)
 #     X.stderr     diagnostics, byte for byte (absent: none; required in bad/)
 #     X.exit       exit status (absent: 0)
+# Files matching a pattern in FORMAT/companions.list are inputs a reader
+# loads beside a fixture (a .BIN timeline's text export), not fixtures.
 # Then, for every fixture named in FORMAT/roundtrip.list, FORMAT -> jsonl ->
 # FORMAT must reproduce the fixture byte for byte without any diagnostic, and
 # every .expected file must come back unchanged through jsonl -> jsonl.
@@ -67,12 +69,25 @@ expect() {
     return 0
 }
 
+# is_companion FMTDIR FILE: FILE matches a pattern of FMTDIR/companions.list,
+# a file the reader loads beside a fixture (not a fixture itself)
+is_companion() {
+    [ -f "${1}companions.list" ] || return 1
+    while read -r pat; do
+        case "$pat" in "" | "#"*) continue ;; esac
+        # shellcheck disable=SC2254
+        case "$(basename "$2")" in $pat) return 0 ;; esac
+    done <"${1}companions.list"
+    return 1
+}
+
 for fmtdir in "$here"/*/; do
     fmt=$(basename "$fmtdir")
     for kind in good bad; do
         for x in "$fmtdir$kind"/*; do
             [ -f "$x" ] || continue
             case "$x" in *.expected | *.stderr | *.exit | *.args | *.md) continue ;; esac
+            is_companion "$fmtdir" "$x" && continue
             name="$fmt/$kind/$(basename "$x")"
             selected "$@" || continue
             args=""
