@@ -66,6 +66,9 @@ run: $(BIN)
 	@echo '$$ tracewright stats --top 5 examples/hello-catalog.tracelog'
 	@$(BIN) stats --top 5 examples/hello-catalog.tracelog
 	@echo
+	@echo '$$ tracewright stats --by thread --top 6 examples/motor-control.txt'
+	@$(BIN) stats --by thread --top 6 examples/motor-control.txt
+	@echo
 	@echo '$$ tracewright convert -t jsonl examples/control-loop.csv | head -n 4'
 	@$(BIN) convert -t jsonl examples/control-loop.csv | head -n 4
 

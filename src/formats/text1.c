@@ -1348,7 +1348,7 @@ static void put_entry(t1_writer *w, uint32_t handle, char code, const wrec *r, b
         if (w->version == 10) {
             flags <<= 24;
             if (code_area && r->tid != 0)
-                tw_loss_add(w->ctx.loss, "thread ids (layout 1.0 has no core index)", 1);
+                tw_loss_add(w->ctx.loss, "events off thread 0 (layout 1.0 has no core index)", 1);
         } else {
             uint64_t core = code_area || code == 'W' ? r->tid : 0xFF;
             if (core > 0xFF) {
