@@ -337,12 +337,11 @@ static const tw_str *handle_name(t1_reader *r, uint32_t h, const tw_loc *loc) {
     return intern(r, b, (size_t)n, loc);
 }
 
-static area *new_area(t1_reader *r, uint64_t key, uint32_t h, const tw_loc *loc) {
-    area *a = tw_u64map_get(&r->areas, key);
-    if (a) return a;
-    a = calloc(1, sizeof *a);
+/* A new area, kept in av (and in the map under `key` unless map is false). */
+static area *add_area(t1_reader *r, uint64_t key, bool map, uint32_t h, const tw_loc *loc) {
+    area *a = calloc(1, sizeof *a);
     if (!a || !tw_grow(&r->av, &r->avcap, r->nav + 1, sizeof *r->av, 16) ||
-        !tw_u64map_put(&r->areas, key, a)) {
+        (map && !tw_u64map_put(&r->areas, key, a))) {
         free(a);
         tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory; entry skipped");
         return NULL;
@@ -351,6 +350,11 @@ static area *new_area(t1_reader *r, uint64_t key, uint32_t h, const tw_loc *loc)
     a->handle = h;
     a->type = (uint8_t)(h >> 28);
     return a;
+}
+
+static area *new_area(t1_reader *r, uint64_t key, uint32_t h, const tw_loc *loc) {
+    area *a = tw_u64map_get(&r->areas, key);
+    return a ? a : add_area(r, key, true, h, loc);
 }
 
 static uint64_t state_key(uint32_t h, uint64_t value) {
@@ -416,8 +420,8 @@ static uint64_t state_track(t1_reader *r, uint32_t h, int64_t ts, const tw_loc *
     return h;
 }
 
-void t1_timeline(t1_reader *r, uint32_t handle, char code, uint64_t data, uint64_t tid,
-                 int64_t ts, const tw_loc *loc) {
+void t1_timeline(t1_reader *r, uint32_t handle, char code, uint64_t data, bool has_data,
+                 uint64_t tid, int64_t ts, const tw_loc *loc) {
     int type = (int)(handle >> 28);
     tw_kind kind = code == 'E' ? TW_BEGIN : code == 'X' ? TW_END : code == 'S' ? TW_SUSPEND
                  : code == 'R' ? TW_RESUME : TW_COUNTER;
@@ -452,7 +456,20 @@ void t1_timeline(t1_reader *r, uint32_t handle, char code, uint64_t data, uint64
     if (type == T1_STATE || type == T1_AUX_STATE) {
         const tw_str *name;
         const area *act = tw_u64map_get(&r->active, handle);
-        if (kind == TW_BEGIN) {
+        if (kind == TW_BEGIN && !has_data) {
+            /* all states of a variable share the handle: without a value
+             * the state entered is not known */
+            if (first_report(r, REP_EVENT, (uint64_t)handle << 32 | 'E'))
+                tw_report(r->ctx.diag, TW_R_UNSUPPORTED, loc,
+                          "state entry of handle %08X without a VALUE: the state is not "
+                          "known; named VARIABLE=?",
+                          (unsigned)handle);
+            const tw_str *var = state_var(r, handle, loc);
+            name = var ? intern3(r, var, '=', "?", 1, loc) : NULL;
+            area *a = name ? add_area(r, 0, false, handle, loc) : NULL;
+            if (a) a->name = name;
+            tw_u64map_put(&r->active, handle, a);
+        } else if (kind == TW_BEGIN) {
             name = state_name(r, handle, data, loc);
             area *a = tw_u64map_get(&r->areas, state_key(handle, data));
             if (!a) { /* remember the name of an unmapped state too */
@@ -692,7 +709,7 @@ static void entry_timeline(t1_reader *r, const tw_line *l, const field *fv) {
     tw_loc loc = tw_text_loc(r->file, l, 0);
     uint64_t tid;
     if (!context_tid(r, &cf, ts, &loc, &tid)) return;
-    t1_timeline(r, (uint32_t)h, ef.p[0], v, tid, ts, &loc);
+    t1_timeline(r, (uint32_t)h, ef.p[0], v, vf.n > 0, tid, ts, &loc);
 }
 
 static void entry_info(t1_reader *r, const tw_line *l, const field *fv) {
@@ -754,11 +771,17 @@ static void header(t1_reader *r, const tw_line *l) {
     if (p < e && *p == ' ') p++;
     static const char CTX[] = "CONTEXT(";
     if ((size_t)(e - p) >= sizeof CTX - 1 && memcmp(p, CTX, sizeof CTX - 1) == 0) {
-        /* the name ends at the last ')' before the template's first '%' */
-        const char *pct = memchr(p, '%', (size_t)(e - p));
-        const char *lim = pct ? pct : e, *c = NULL;
-        for (const char *q = p + sizeof CTX - 1; q < lim; q++)
-            if (*q == ')') c = q;
+        /* the name ends at the last ") %" (names may hold '%' and ')'),
+         * else at the last ')' before the template's first '%' */
+        const char *c = NULL;
+        for (const char *q = p + sizeof CTX - 1; q + 2 < e; q++)
+            if (q[0] == ')' && q[1] == ' ' && q[2] == '%') c = q;
+        if (!c) {
+            const char *pct = memchr(p, '%', (size_t)(e - p));
+            const char *lim = pct ? pct : e;
+            for (const char *q = p + sizeof CTX - 1; q < lim; q++)
+                if (*q == ')') c = q;
+        }
         if (!c) {
             tw_report(r->ctx.diag, TW_R_T1_TEMPLATE, &loc,
                       "'CONTEXT(' is not closed; the section's entries are skipped");
@@ -928,6 +951,7 @@ typedef struct warea {
     const tw_str *text;   /* mapping NAME: function or variable name, line source */
     const tw_str *value;  /* mapping VALUE: line number, state value (raw) */
     uint64_t v;           /* a state's value */
+    bool unknown;         /* a state read without its value ("VAR=?") */
     struct warea *parent; /* a line's function, a state's variable */
     struct warea *child, *last_child, *sibling; /* in handle order, once sorted */
 } warea;
@@ -1062,8 +1086,10 @@ static warea *scope_area(t1_writer *w, const tw_event *ev) {
     size_t at;
     bool aux = tw_str_is(ev->cat, "aux-state");
     uint64_t v;
+    bool unknown = false;
     if ((aux || tw_str_is(ev->cat, "state")) && split_last(ev->name, '=', &at) &&
-        parse_hex(ev->name->s + at + 1, ev->name->len - at - 1, 16, &v)) {
+        ((unknown = at + 2 == ev->name->len && ev->name->s[at + 1] == '?') ||
+         parse_hex(ev->name->s + at + 1, ev->name->len - at - 1, 16, &v))) {
         warea *a = warea_get(w, aux ? WC_AUX_STATE : WC_STATE, aux ? T1_AUX_STATE : T1_STATE,
                              ev->name, 0, &created);
         if (!a || !created) return a;
@@ -1078,7 +1104,8 @@ static warea *scope_area(t1_writer *w, const tw_event *ev) {
         a->value = wintern(w, ev->name->s + at + 1, ev->name->len - at - 1);
         if (!p || !a->value) return NULL;
         a->parent = p;
-        a->v = v;
+        a->v = unknown ? 0 : v;
+        a->unknown = unknown;
         a->text = NULL;
         a->handle = (p->handle & 0x0FFFFFFFu) | (uint32_t)(aux ? T1_AUX_STATE : T1_STATE) << 28;
         return a;
@@ -1176,7 +1203,7 @@ int t1_write_event(void *state, const tw_event *ev) {
         tw_report(w->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory for statistics");
         return wfail(w);
     }
-    return spool(w, a->handle, code, ev, state_area, state_area ? a->v : 0);
+    return spool(w, a->handle, code, ev, state_area && !a->unknown, state_area ? a->v : 0);
 }
 
 /* ---- writing the sections ---- */
@@ -1214,6 +1241,7 @@ static void put_mapping(t1_writer *w, tw_output *o, const char *cls, int type) {
         put_text(w, o, a->text);
         tw_out_str(o, ",\n");
         for (const warea *c = a->child; c; c = c->sibling) {
+            if (c->unknown) continue;
             tw_out_printf(o, "%08X,", (unsigned)c->handle);
             if (c->text) put_text(w, o, c->text);
             tw_out_putc(o, ',');
@@ -1347,7 +1375,7 @@ static void put_entry(t1_writer *w, uint32_t handle, char code, const wrec *r, b
         uint32_t flags = BIN_TYPE[(unsigned char)code];
         if (w->version == 10) {
             flags <<= 24;
-            if (code_area && r->tid != 0)
+            if ((code_area || code == 'W') && r->tid != 0)
                 tw_loss_add(w->ctx.loss, "events off thread 0 (layout 1.0 has no core index)", 1);
         } else {
             uint64_t core = code_area || code == 'W' ? r->tid : 0xFF;
@@ -1428,6 +1456,15 @@ int t1_write_end(void *state) {
         if (is_context(w->tv[i])) ctxs[nctx++] = w->tv[i];
     qsort(ctxs, nctx, sizeof *ctxs, cmp_thread);
     bool multi = nctx > 1 || (nctx == 1 && ctxs[0]->tid != 0);
+    for (size_t i = 0; w->binary && i < nctx; i++) {
+        /* the companion lists the names, but a .BIN has cores ("core N" is
+         * what the reader calls core N anyway) */
+        const wthread *t = ctxs[i];
+        char core[32];
+        t1_core_name(t->tid, core, sizeof core);
+        if (t->name && !tw_str_is(t->name, core))
+            tw_loss_add(w->ctx.loss, "thread names (a .BIN timeline has core indexes)", 1);
+    }
     int rc;
     if (w->binary) {
         tw_output *o = tw_output_open(w->companion);
@@ -1469,13 +1506,26 @@ static char *companion_of(const char *path) {
     return c;
 }
 
+/* Does `path` exist and hold a TIMELINE section?  A companion never does. */
+static bool full_export(const char *path) {
+    FILE *f = fopen(path, "r");
+    if (!f) return false;
+    char line[64];
+    bool found = false, bol = true;
+    while (!found && fgets(line, sizeof line, f)) {
+        found = bol && strncmp(line, "* TIMELINE", 10) == 0;
+        bol = strchr(line, '\n') != NULL;
+    }
+    fclose(f);
+    return found;
+}
+
 int t1_write_begin(const tw_write_ctx *ctx, bool binary, void **state) {
     t1_writer *w = tw_state_alloc(ctx->diag, sizeof *w);
     if (!w) return TW_ERR;
     w->ctx = *ctx;
     w->binary = binary;
     w->version = strcmp(tw_opt_str(ctx->opts, T1_OPT_BIN_WRITE), "1.0") == 0 ? 10 : 11;
-    *state = w;
     if (binary) {
         const char *names = tw_opt_str(ctx->opts, T1_OPT_NAMES);
         const char *out = ctx->out->name;
@@ -1485,28 +1535,35 @@ int t1_write_begin(const tw_write_ctx *ctx, bool binary, void **state) {
             tw_report(ctx->diag, TW_R_BAD_OPTION, NULL,
                       "text1-bin writes the names of its handles to a companion text export: "
                       "give -o FILE.BIN or --" T1_OPT_NAMES "=FILE");
-            return TW_ERR;
+            goto fail;
         } else {
             w->companion = companion_of(out);
         }
-        if (!w->companion) {
-            tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
-            return TW_ERR;
+        if (!w->companion) goto oom;
+        if (full_export(w->companion)) {
+            tw_report(ctx->diag, TW_R_BAD_OPTION, NULL,
+                      "%s is a text export with a TIMELINE (perhaps the input); the .BIN's "
+                      "names would replace it: give --" T1_OPT_NAMES "=FILE",
+                      w->companion);
+            goto fail;
         }
     }
     w->k_source = tw_intern_cstr(ctx->strtab, "source");
     w->stats = tw_stats_new(&w->quiet);
+    if (!w->k_source || !w->stats) goto oom;
     w->spool = tmpfile();
-    if (!w->k_source || !w->stats) {
-        tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
-        return TW_ERR;
-    }
     if (!w->spool) {
         tw_report(ctx->diag, TW_R_IO_ERROR, NULL,
                   "cannot create a temporary file for the timeline: %s", strerror(errno));
-        return TW_ERR;
+        goto fail;
     }
+    *state = w;
     return TW_OK;
+oom:
+    tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+fail:
+    t1_write_free(w);
+    return TW_ERR;
 }
 
 void t1_write_free(void *state) {

@@ -6,12 +6,14 @@
 #ifndef TW_FORMATS_TEXT1_H
 #define TW_FORMATS_TEXT1_H
 
+#include <stdio.h>
+
 #include "formats.h"
 
 /* Area types: the top nibble of a handle. */
 enum { T1_FUNCTION = 0, T1_LINE, T1_VARIABLE, T1_STATE, T1_AUX, T1_AUX_STATE };
 
-/* The event codes of a timeline entry ('E', 'S', 'R', 'X', 'W'). */
+/* The text reader; also the name table of a .BIN timeline. */
 typedef struct t1_reader t1_reader;
 
 /*
@@ -27,17 +29,24 @@ void t1_close(t1_reader *r);
 
 /*
  * Queue the events of one timeline entry, read from a .BIN record:
- * `code` is one of E S R X W, `data` the record's DATA, `tid` the thread.
+ * `code` is one of E S R X W, `data` the record's DATA (or the entry's
+ * VALUE; has_data false when it was empty), `tid` the thread.
  * Take them with t1_next().
  */
-void t1_timeline(t1_reader *r, uint32_t handle, char code, uint64_t data, uint64_t tid,
-                 int64_t ts, const tw_loc *loc);
+void t1_timeline(t1_reader *r, uint32_t handle, char code, uint64_t data, bool has_data,
+                 uint64_t tid, int64_t ts, const tw_loc *loc);
 
 /* Queue a thread name. */
 void t1_thread_name(t1_reader *r, uint64_t tid, const char *name, int64_t ts,
                     const tw_loc *loc);
 /* Report what the reader skipped (at the end of the timeline). */
 void t1_finish(t1_reader *r);
+
+/* The thread name of core `tid` of a .BIN timeline ("core 3", "unknown core"). */
+static inline void t1_core_name(uint64_t tid, char *buf, size_t n) {
+    if (tid == 0xFF) snprintf(buf, n, "unknown core");
+    else snprintf(buf, n, "core %llu", (unsigned long long)tid);
+}
 
 /* Writer: the text export (binary false) or the .BIN timeline plus its
  * companion text export (binary true). */

@@ -23,7 +23,8 @@
 
 #define REC 24
 #define CHUNK (REC * 4096)
-#define PIPE_WINDOW ((size_t)1 << 20) /* what detection sees of a pipe */
+#define WINDOW ((size_t)REC << 15) /* what detection sees: 32768 records */
+#define MAX_BAD 10                  /* records that do not fit, reported one by one */
 
 static uint32_t le32(const unsigned char *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -69,6 +70,7 @@ typedef struct bin_reader {
     size_t avail;
     uint64_t rec;             /* index of the next record */
     uint64_t window;          /* records checked by detection */
+    uint64_t misfits;         /* records that did not fit the layout */
     unsigned char cores[32];  /* bitset: cores named */
 } bin_reader;
 
@@ -139,7 +141,8 @@ static tw_loc rec_loc(const bin_reader *r, uint64_t rec) {
     return loc;
 }
 
-/* Decide the layout from the records in the first window (all of a file). */
+/* Decide the layout from the first records (the window); records after it
+ * are checked one by one. */
 static int detect(bin_reader *r) {
     const char *v = tw_opt_str(r->ctx.opts, T1_OPT_BIN_VERSION);
     if (strcmp(v, "auto") != 0) {
@@ -147,11 +150,9 @@ static int detect(bin_reader *r) {
         r->forced = true;
         return TW_OK;
     }
-    int64_t size = tw_input_size(r->ctx.in);
-    size_t want = size >= 0 ? (size_t)size : PIPE_WINDOW;
     const unsigned char *p;
     size_t got;
-    if (tw_input_peek(r->ctx.in, want, &p, &got) != 0) return TW_ERR;
+    if (tw_input_peek(r->ctx.in, WINDOW, &p, &got) != 0) return TW_ERR;
     int64_t only11 = -1, only10 = -1;
     r->window = got / REC;
     for (uint64_t i = 0; i < r->window; i++) {
@@ -205,10 +206,11 @@ static void record(bin_reader *r, const unsigned char *p) {
     tw_loc loc = rec_loc(r, i);
     bool ok = r->version == 11 ? fits11(w) : fits10(w);
     if (!ok) {
-        tw_report(r->ctx.diag, TW_R_T1_LAYOUT, &loc,
-                  "flags word 0x%08X does not fit binary layout %s%s; record skipped",
-                  (unsigned)w, r->version == 11 ? "1.1" : "1.0",
-                  r->forced ? "" : " (detected from the first records)");
+        if (++r->misfits <= MAX_BAD)
+            tw_report(r->ctx.diag, TW_R_T1_LAYOUT, &loc,
+                      "flags word 0x%08X does not fit binary layout %s%s; record skipped",
+                      (unsigned)w, r->version == 11 ? "1.1" : "1.0",
+                      r->forced ? "" : " (detected from the first records)");
         return;
     }
     unsigned type = r->version == 11 ? (w & 0xF) : (w >> 24 & 0xF);
@@ -216,13 +218,12 @@ static void record(bin_reader *r, const unsigned char *p) {
     bool state = handle >> 28 == T1_STATE || handle >> 28 == T1_AUX_STATE;
     if (r->version == 11 && !state && !(r->cores[tid / 8] & 1u << (tid % 8))) {
         r->cores[tid / 8] |= (unsigned char)(1u << (tid % 8));
-        char name[24];
-        if (tid == 0xFF) snprintf(name, sizeof name, "unknown core");
-        else snprintf(name, sizeof name, "core %u", (unsigned)tid);
+        char name[32];
+        t1_core_name(tid, name, sizeof name);
         t1_thread_name(r->names, tid, name, ts, &loc);
     }
     static const char CODES[5] = {'X', 'S', 'R', 'E', 'W'};
-    t1_timeline(r->names, handle, CODES[type], data, tid, ts, &loc);
+    t1_timeline(r->names, handle, CODES[type], data, true, tid, ts, &loc);
 }
 
 static int bin_next(void *state, tw_event *ev) {
@@ -243,6 +244,13 @@ static int bin_next(void *state, tw_event *ev) {
                     tw_input_skip(r->ctx.in, r->avail);
                 }
                 r->eof = true;
+                if (r->misfits > MAX_BAD) {
+                    tw_loc floc = {.file = r->file, .kind = TW_LOC_FILE};
+                    tw_report(r->ctx.diag, TW_R_T1_LAYOUT, &floc,
+                              "%llu records in all did not fit binary layout %s and were "
+                              "skipped",
+                              (unsigned long long)r->misfits, r->version == 11 ? "1.1" : "1.0");
+                }
                 t1_finish(r->names);
                 continue;
             }

@@ -14,3 +14,9 @@ tracewright convert -f text1 -t text1-bin "$f" >/dev/null
 echo "exit $?"
 # but with --names it works
 tracewright convert -f text1 -t text1-bin --names=piped.txt "$f" | cmp - x.txt.BIN && cmp piped.txt x.txt && echo "piped ok"
+# a full text export (with a TIMELINE) is never replaced by a companion:
+# converting x.txt to x.BIN would overwrite the input
+cp "$f" run.txt
+tracewright convert -t text1-bin -o run.BIN run.txt
+echo "exit $?"
+cmp run.txt "$f" && echo "run.txt untouched"
