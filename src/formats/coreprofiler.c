@@ -65,19 +65,12 @@ static bool next_tok(cur *c, tok *t) {
     return true;
 }
 
-static int hexval(char ch) {
-    if (ch >= '0' && ch <= '9') return ch - '0';
-    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
-    return -1;
-}
-
 /* "0x" + 1..16 hex digits of either case. */
 static bool parse_hex(const char *s, size_t n, uint64_t *v) {
     if (n < 3 || n > 18 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X')) return false;
     uint64_t x = 0;
     for (size_t i = 2; i < n; i++) {
-        int d = hexval(s[i]);
+        int d = tw_hexval(s[i]);
         if (d < 0) return false;
         x = x << 4 | (uint64_t)d;
     }
@@ -278,11 +271,7 @@ typedef struct cp_reader {
 } cp_reader;
 
 static const tw_str *intern(cp_reader *r, const char *s, size_t n, const tw_loc *loc) {
-    const tw_str *str = tw_intern(r->ctx.strtab, s, n);
-    if (!str)
-        tw_report(r->ctx.diag, TW_R_LIMIT, loc,
-                  "cannot store name: out of memory or too many distinct names");
-    return str;
+    return tw_intern_at(&r->ctx, s, n, loc);
 }
 
 /* Intern "<prefix><s>" (a synthesized name). */

@@ -61,6 +61,25 @@ static inline void *tw_state_alloc(tw_diag_sink *diag, size_t size) {
     return p;
 }
 
+/* Intern a name a reader found; when that fails (out of memory, or the
+ * limit of distinct names) it is reported at `loc` and NULL returned. */
+static inline const tw_str *tw_intern_at(const tw_read_ctx *ctx, const char *s, size_t n,
+                                         const tw_loc *loc) {
+    const tw_str *str = tw_intern(ctx->strtab, s, n);
+    if (!str)
+        tw_report(ctx->diag, TW_R_LIMIT, loc,
+                  "cannot store name: out of memory or too many distinct names");
+    return str;
+}
+
+/* The value of a hexadecimal digit of either case, or -1. */
+static inline int tw_hexval(char ch) {
+    if (ch >= '0' && ch <= '9') return ch - '0';
+    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+    return -1;
+}
+
 /* Does the interned name equal the C string? */
 static inline bool tw_str_is(const tw_str *s, const char *c) {
     size_t n = strlen(c);

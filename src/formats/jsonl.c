@@ -86,18 +86,11 @@ static void jws(jparser *j) {
     while (j->p < j->end && (*j->p == ' ' || *j->p == '\t')) j->p++;
 }
 
-static int hexval(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 static bool read_hex4(jparser *j, uint32_t *out) {
     if (j->end - j->p < 4) return jfail(j, j->p, "incomplete \\u escape");
     uint32_t v = 0;
     for (int k = 0; k < 4; k++) {
-        int h = hexval(j->p[k]);
+        int h = tw_hexval(j->p[k]);
         if (h < 0) return jfail(j, j->p + k, "invalid \\u escape");
         v = v << 4 | (uint32_t)h;
     }

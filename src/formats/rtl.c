@@ -126,11 +126,7 @@ static bool pid_from_name(const char *path, uint32_t *pid) {
 }
 
 static const tw_str *intern(rtl_reader *r, const char *s, size_t n, const tw_loc *loc) {
-    const tw_str *str = tw_intern(r->ctx.strtab, s, n);
-    if (!str)
-        tw_report(r->ctx.diag, TW_R_LIMIT, loc,
-                  "cannot store name: out of memory or too many distinct names");
-    return str;
+    return tw_intern_at(&r->ctx, s, n, loc);
 }
 
 /* A new event at the end of the queue; NULL (reported) when out of memory. */

@@ -241,13 +241,6 @@ static bool tmpl_match(const section *sec, const char *s, size_t n, field *out, 
 
 /* ---- values --------------------------------------------------------------- */
 
-static int hexval(char ch) {
-    if (ch >= '0' && ch <= '9') return ch - '0';
-    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
-    return -1;
-}
-
 /* Hexadecimal, optionally with 0x, at most `maxdigits` significant digits. */
 static bool parse_hex(const char *s, size_t n, unsigned maxdigits, uint64_t *v) {
     if (n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
@@ -261,7 +254,7 @@ static bool parse_hex(const char *s, size_t n, unsigned maxdigits, uint64_t *v) 
     if (n == 0 || n > maxdigits) return false;
     uint64_t x = 0;
     for (size_t i = 0; i < n; i++) {
-        int d = hexval(s[i]);
+        int d = tw_hexval(s[i]);
         if (d < 0) return false;
         x = x << 4 | (uint64_t)d;
     }
@@ -312,11 +305,7 @@ static bool first_report(t1_reader *r, int kind, uint64_t key) {
 }
 
 static const tw_str *intern(t1_reader *r, const char *s, size_t n, const tw_loc *loc) {
-    const tw_str *str = tw_intern(r->ctx.strtab, s, n);
-    if (!str)
-        tw_report(r->ctx.diag, TW_R_LIMIT, loc,
-                  "cannot store name: out of memory or too many distinct names");
-    return str;
+    return tw_intern_at(&r->ctx, s, n, loc);
 }
 
 /* Intern "<a><sep><b>". */
