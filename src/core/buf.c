@@ -118,3 +118,19 @@ void tw_u64map_free(tw_u64map *m) {
     free(m->used);
     memset(m, 0, sizeof *m);
 }
+
+void *tw_keyed_get(tw_u64map *map, void *vecp, size_t *n, size_t *cap, uint64_t key,
+                   size_t size, bool *created) {
+    void ***vec = vecp;
+    void *o = map ? tw_u64map_get(map, key) : NULL;
+    if (created) *created = false;
+    if (o) return o;
+    o = calloc(1, size);
+    if (!o || !tw_grow(vec, cap, *n + 1, sizeof **vec, 8) || (map && !tw_u64map_put(map, key, o))) {
+        free(o);
+        return NULL;
+    }
+    (*vec)[(*n)++] = o;
+    if (created) *created = true;
+    return o;
+}

@@ -85,6 +85,15 @@ void *tw_u64map_get(const tw_u64map *m, uint64_t key);
 bool tw_u64map_put(tw_u64map *m, uint64_t key, void *val);
 void tw_u64map_free(tw_u64map *m);
 
+/*
+ * Objects kept by key: the object under `key` in `map` (when map is not
+ * NULL), else a new zeroed one of `size` bytes, added to `map` and appended
+ * to the pointer array *vecp (n, cap), which owns it.  *created tells which
+ * (may be NULL).  NULL when out of memory.
+ */
+void *tw_keyed_get(tw_u64map *map, void *vecp, size_t *n, size_t *cap, uint64_t key,
+                   size_t size, bool *created);
+
 /* ---- UTF-8 (utf8.c) ---------------------------------------------------- */
 
 /* Length (1-4) of the valid UTF-8 sequence at s[0..n), 0 if invalid. */

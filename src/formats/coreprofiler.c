@@ -1259,17 +1259,12 @@ static int cp_begin(const tw_write_ctx *ctx, void **state) {
 }
 
 static wthread *wthread_get(cp_writer *w, uint64_t tid) {
-    wthread *t = tw_u64map_get(&w->threads, tid);
-    if (t) return t;
-    t = calloc(1, sizeof *t);
-    if (!t || !tw_grow(&w->tv, &w->tvcap, w->ntv + 1, sizeof *w->tv, 8) ||
-        !tw_u64map_put(&w->threads, tid, t)) {
-        free(t);
-        return NULL;
+    bool created;
+    wthread *t = tw_keyed_get(&w->threads, &w->tv, &w->ntv, &w->tvcap, tid, sizeof *t, &created);
+    if (t && created) {
+        t->tid = tid;
+        t->iid = UNDEF;
     }
-    w->tv[w->ntv++] = t;
-    t->tid = tid;
-    t->iid = UNDEF;
     return t;
 }
 

@@ -326,24 +326,23 @@ static const tw_str *handle_name(t1_reader *r, uint32_t h, const tw_loc *loc) {
     return intern(r, b, (size_t)n, loc);
 }
 
-/* A new area, kept in av (and in the map under `key` unless map is false). */
-static area *add_area(t1_reader *r, uint64_t key, bool map, uint32_t h, const tw_loc *loc) {
-    area *a = calloc(1, sizeof *a);
-    if (!a || !tw_grow(&r->av, &r->avcap, r->nav + 1, sizeof *r->av, 16) ||
-        (map && !tw_u64map_put(&r->areas, key, a))) {
-        free(a);
+/* The area under `key`, created with handle h; with map false always a new
+ * one that is not in the map.  Out of memory is reported. */
+static area *keyed_area(t1_reader *r, uint64_t key, bool map, uint32_t h, const tw_loc *loc) {
+    bool created;
+    area *a = tw_keyed_get(map ? &r->areas : NULL, &r->av, &r->nav, &r->avcap, key, sizeof *a,
+                           &created);
+    if (!a) {
         tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory; entry skipped");
-        return NULL;
+    } else if (created) {
+        a->handle = h;
+        a->type = (uint8_t)(h >> 28);
     }
-    r->av[r->nav++] = a;
-    a->handle = h;
-    a->type = (uint8_t)(h >> 28);
     return a;
 }
 
 static area *new_area(t1_reader *r, uint64_t key, uint32_t h, const tw_loc *loc) {
-    area *a = tw_u64map_get(&r->areas, key);
-    return a ? a : add_area(r, key, true, h, loc);
+    return keyed_area(r, key, true, h, loc);
 }
 
 static uint64_t state_key(uint32_t h, uint64_t value) {
@@ -455,7 +454,7 @@ void t1_timeline(t1_reader *r, uint32_t handle, char code, uint64_t data, bool h
                           (unsigned)handle);
             const tw_str *var = state_var(r, handle, loc);
             name = var ? intern3(r, var, '=', "?", 1, loc) : NULL;
-            area *a = name ? add_area(r, 0, false, handle, loc) : NULL;
+            area *a = name ? keyed_area(r, 0, false, handle, loc) : NULL;
             if (a) a->name = name;
             tw_u64map_put(&r->active, handle, a);
         } else if (kind == TW_BEGIN) {
@@ -991,17 +990,10 @@ static int wfail(t1_writer *w) {
 }
 
 static wthread *wthread_get(t1_writer *w, uint64_t tid) {
-    wthread *t = tw_u64map_get(&w->threads, tid);
-    if (t) return t;
-    t = calloc(1, sizeof *t);
-    if (!t || !tw_grow(&w->tv, &w->tvcap, w->ntv + 1, sizeof *w->tv, 8) ||
-        !tw_u64map_put(&w->threads, tid, t)) {
-        free(t);
-        tw_report(w->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
-        return NULL;
-    }
-    t->tid = tid;
-    w->tv[w->ntv++] = t;
+    bool created;
+    wthread *t = tw_keyed_get(&w->threads, &w->tv, &w->ntv, &w->tvcap, tid, sizeof *t, &created);
+    if (!t) tw_report(w->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+    else if (created) t->tid = tid;
     return t;
 }
 
@@ -1033,22 +1025,13 @@ static bool take_handle(t1_writer *w, int type, uint64_t want, uint32_t *h) {
 static warea *warea_get(t1_writer *w, int cls, int type, const tw_str *name, uint64_t want,
                         bool *created) {
     uint64_t key = (uint64_t)cls << 32 | name->id;
-    warea *a = tw_u64map_get(&w->areas, key);
-    *created = false;
-    if (a) return a;
-    a = calloc(1, sizeof *a);
-    if (!a || !tw_grow(&w->av, &w->avcap, w->nav + 1, sizeof *w->av, 16) ||
-        !tw_u64map_put(&w->areas, key, a)) {
-        free(a);
-        tw_report(w->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
-        return NULL;
-    }
-    w->av[w->nav++] = a;
+    warea *a = tw_keyed_get(&w->areas, &w->av, &w->nav, &w->avcap, key, sizeof *a, created);
+    if (!a) tw_report(w->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+    if (!a || !*created) return a;
     a->type = (uint8_t)type;
     a->name = a->text = name;
     if (type != T1_STATE && type != T1_AUX_STATE && !take_handle(w, type, want, &a->handle))
         return NULL;
-    *created = true;
     return a;
 }
 
