@@ -91,7 +91,7 @@ typedef struct section {
     ttok t[T1_MAX_TOK];
     size_t nt;
     int at[M_COUNT_ALL + 1]; /* token of each macro, -1 */
-    int first_text, last_text;
+    int last_text;       /* the last free-text field, -1 if none */
 } section;
 
 typedef struct field {
@@ -105,7 +105,7 @@ static bool tmpl_parse(section *sec, const char **why, const char **unknown, siz
     const char *f = sec->fmt.p;
     size_t n = sec->fmt.len, i = 0;
     sec->nt = 0;
-    sec->first_text = sec->last_text = -1;
+    sec->last_text = -1;
     for (int m = 0; m <= M_COUNT_ALL; m++) sec->at[m] = -1;
     *unknown = NULL;
     while (i < n) {
@@ -133,10 +133,7 @@ static bool tmpl_parse(section *sec, const char **why, const char **unknown, siz
                 return false;
             }
             if (sec->at[t->id] < 0) sec->at[t->id] = (int)sec->nt;
-            if (is_text_macro(t->id)) {
-                if (sec->first_text < 0) sec->first_text = (int)sec->nt;
-                sec->last_text = (int)sec->nt;
-            }
+            if (is_text_macro(t->id)) sec->last_text = (int)sec->nt;
             i += ml + 2;
         } else {
             const char *pc = memchr(f + i, '%', n - i);
@@ -285,6 +282,8 @@ struct t1_reader {
     size_t nav, avcap;
     const area *last_fn, *last_var[2]; /* the latest function, variable and AUX signal */
     tw_u64map contexts;     /* context name id -> tid + 1 */
+    const tw_str *last_ctx; /* the context of the previous timeline entry */
+    uint64_t last_tid;
     uint64_t next_tid;
     tw_u64map tracks;       /* state tracks announced */
     tw_u64map active;       /* state handle -> the area of its active state */
@@ -562,12 +561,14 @@ static void entry_mapping(t1_reader *r, const tw_line *l, const field *fv) {
             return;
         }
         const tw_str *var = NULL;
-        if (has_parent && tw_u64map_get(&r->areas, ph))
-            var = ((area *)tw_u64map_get(&r->areas, ph))->name;
+        const area *pa = has_parent ? tw_u64map_get(&r->areas, ph) : NULL;
+        const area *sib = tw_u64map_get(&r->areas, h ^ 0x10000000u);
+        if (pa)
+            var = pa->name;
         else if (pname.n)
             var = intern(r, pname.p, pname.n, &loc);
-        else if (tw_u64map_get(&r->areas, h ^ 0x10000000u))
-            var = ((area *)tw_u64map_get(&r->areas, h ^ 0x10000000u))->name;
+        else if (sib)
+            var = sib->name;
         else if (r->last_var[type == T1_AUX_STATE])
             var = r->last_var[type == T1_AUX_STATE]->name;
         else
@@ -583,8 +584,9 @@ static void entry_mapping(t1_reader *r, const tw_line *l, const field *fv) {
     if (!a) return;
     if (type == T1_LINE) {
         const tw_str *fn = NULL;
-        if (has_parent && tw_u64map_get(&r->areas, ph))
-            fn = ((area *)tw_u64map_get(&r->areas, ph))->name;
+        const area *pa = has_parent ? tw_u64map_get(&r->areas, ph) : NULL;
+        if (pa)
+            fn = pa->name;
         else if (pname.n)
             fn = intern(r, pname.p, pname.n, &loc);
         else if (r->last_fn)
@@ -659,15 +661,20 @@ static bool context_tid(t1_reader *r, const field *cf, int64_t ts, const tw_loc 
                         uint64_t *tid) {
     *tid = 0;
     if (!cf->n) return true;
+    if (r->last_ctx && r->last_ctx->len == cf->n && memcmp(r->last_ctx->s, cf->p, cf->n) == 0) {
+        *tid = r->last_tid; /* runs of one context need no lookup */
+        return true;
+    }
     const tw_str *s = intern(r, cf->p, cf->n, loc);
     if (!s) return false;
     uintptr_t t = (uintptr_t)tw_u64map_get(&r->contexts, s->id);
+    r->last_ctx = s;
     if (t) {
-        *tid = (uint64_t)t - 1;
+        *tid = r->last_tid = (uint64_t)t - 1;
         return true;
     }
     /* a context the CONTEXTS section did not list: the next free id */
-    *tid = r->next_tid++;
+    *tid = r->last_tid = r->next_tid++;
     if (!tw_u64map_put(&r->contexts, s->id, (void *)(uintptr_t)(*tid + 1))) return false;
     name_thread(r, *tid, s, ts, loc);
     return true;

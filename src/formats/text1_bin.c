@@ -69,7 +69,6 @@ typedef struct bin_reader {
     const unsigned char *p;   /* current chunk */
     size_t avail;
     uint64_t rec;             /* index of the next record */
-    uint64_t window;          /* records checked by detection */
     uint64_t misfits;         /* records that did not fit the layout */
     unsigned char cores[32];  /* bitset: cores named */
 } bin_reader;
@@ -154,8 +153,7 @@ static int detect(bin_reader *r) {
     size_t got;
     if (tw_input_peek(r->ctx.in, WINDOW, &p, &got) != 0) return TW_ERR;
     int64_t only11 = -1, only10 = -1;
-    r->window = got / REC;
-    for (uint64_t i = 0; i < r->window; i++) {
+    for (uint64_t i = 0; i < got / REC; i++) {
         uint32_t w = le32(p + i * REC + 4);
         bool a = fits11(w), b = fits10(w);
         if (!a && !b) {
