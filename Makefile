@@ -69,6 +69,9 @@ run: $(BIN)
 	@echo '$$ tracewright stats --by thread --top 6 examples/motor-control.txt'
 	@$(BIN) stats --by thread --top 6 examples/motor-control.txt
 	@echo
+	@echo '$$ tracewright stats --by thread --top 6 examples/file-sink_20251121_083000_060C_1.tlg'
+	@$(BIN) stats --by thread --top 6 examples/file-sink_20251121_083000_060C_1.tlg
+	@echo
 	@echo '$$ tracewright convert -t jsonl examples/control-loop.csv | head -n 4'
 	@$(BIN) convert -t jsonl examples/control-loop.csv | head -n 4
 

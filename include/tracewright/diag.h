@@ -80,6 +80,12 @@ typedef enum tw_rule {
     TW_R_T1_UNKNOWN_HANDLE, /* text1-unknown-handle */
     TW_R_T1_NO_NAMES,     /* text1-no-names */
     TW_R_T1_LAYOUT,       /* text1-bin-layout */
+    /* added with the Boost StackTrack format */
+    TW_R_ST_PROLOGUE,     /* stacktrack-prologue */
+    TW_R_ST_INFO_RUN,     /* stacktrack-info-run */
+    TW_R_ST_UNDEF_SCOPE,  /* stacktrack-undefined-scope */
+    TW_R_ST_UNDEF_FILE,   /* stacktrack-undefined-file */
+    TW_R_ST_TIME_BASE,    /* stacktrack-time-base */
     /* new rules are added here, so that the numbers of the others stay */
     TW_RULE_COUNT
 } tw_rule;

@@ -139,6 +139,7 @@ typedef struct tw_format {
     /*
      * Confidence 0..100 that `head` (the first bytes, at most TW_HEAD_MAX)
      * is in this format; `path` (may be NULL) is a hint.  Pure; never fails.
+     * NULL for a format that cannot be read.
      */
     int (*probe)(const unsigned char *head, size_t len, const char *path);
 

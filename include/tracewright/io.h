@@ -165,6 +165,13 @@ void tw_out_printf(tw_output *out, const char *fmt, ...)
  * is written as U+FFFD.  Returns false when such bytes were replaced.
  */
 bool tw_out_json_str(tw_output *out, const char *s, size_t len);
+/*
+ * Text for an XML attribute value or element (without quotes): markup
+ * characters become entities, tab/LF/CR character references; control
+ * characters XML 1.0 cannot hold and bytes that are not valid UTF-8 become
+ * U+FFFD.  Returns false when anything was replaced.
+ */
+bool tw_out_xml_str(tw_output *out, const char *s, size_t len);
 /* Text for a line-oriented format: CR and LF are written as spaces.
  * Returns true when any were replaced. */
 bool tw_out_oneline(tw_output *out, const char *s, size_t len);

@@ -82,6 +82,16 @@ static const tw_rule_info rules[TW_RULE_COUNT] = {
                             "an LMS id is mapped a second time"},
     [TW_R_LMS_LEGACY] = {"lms-legacy-format", TW_SEV_NOTE,
                          "an LMS file uses the 2015 label-per-line variant"},
+    [TW_R_ST_PROLOGUE] = {"stacktrack-prologue", TW_SEV_WARNING,
+                          "a StackTrack file lacks a valid PROLOGUE buffer"},
+    [TW_R_ST_INFO_RUN] = {"stacktrack-info-run", TW_SEV_WARNING,
+                          "a StackTrack INFO run never ends, or an INFO buffer has no owner"},
+    [TW_R_ST_UNDEF_SCOPE] = {"stacktrack-undefined-scope", TW_SEV_WARNING,
+                             "a StackTrack HIT of a checkpoint that no SLOC defines"},
+    [TW_R_ST_UNDEF_FILE] = {"stacktrack-undefined-file", TW_SEV_WARNING,
+                            "a StackTrack record names a file that no FLOC defines"},
+    [TW_R_ST_TIME_BASE] = {"stacktrack-time-base", TW_SEV_WARNING,
+                           "StackTrack hits without a usable time base (raw clock ticks)"},
 };
 
 static const char *const sev_names[TW_SEV_COUNT] = {"note", "warning", "error"};

@@ -300,6 +300,51 @@ bool tw_out_json_str(tw_output *o, const char *str, size_t len) {
     return valid;
 }
 
+/* ---- XML ----------------------------------------------------------------- */
+
+bool tw_out_xml_str(tw_output *o, const char *str, size_t len) {
+    const unsigned char *s = (const unsigned char *)str;
+    bool valid = true;
+    size_t run = 0;  /* start of the pending run of plain bytes */
+    for (size_t i = 0; i < len;) {
+        unsigned c = s[i];
+        const char *esc = NULL;
+        size_t k = 1;
+        if (c < 0x80) {
+            switch (c) {
+            case '&': esc = "&amp;"; break;
+            case '<': esc = "&lt;"; break;
+            case '>': esc = "&gt;"; break;
+            case '"': esc = "&quot;"; break;
+            case '\'': esc = "&apos;"; break;
+            case '\t': esc = "&#9;"; break;
+            case '\n': esc = "&#10;"; break;
+            case '\r': esc = "&#13;"; break;
+            default:
+                if (c < 0x20) esc = "\xEF\xBF\xBD";  /* not allowed in XML 1.0 */
+            }
+        } else {
+            k = tw_utf8_seq(s + i, len - i);
+            /* U+FFFE and U+FFFF are not XML characters either */
+            if (!k || (k == 3 && c == 0xEF && s[i + 1] == 0xBF && s[i + 2] >= 0xBE)) {
+                esc = "\xEF\xBF\xBD";
+                k = k ? k : 1;
+            }
+        }
+        if (!esc) {
+            i += k;
+            continue;
+        }
+        if (esc[0] != '&') valid = false;
+        tw_out_write(o, s + run, i - run);
+        tw_out_str(o, esc);
+        i += k;
+        run = i;
+    }
+    tw_out_write(o, s + run, len - run);
+    return valid;
+}
+
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 void tw_out_base64(tw_output *o, const void *p, size_t len) {

@@ -15,3 +15,21 @@ int64_t tw_round_div(int64_t v, int64_t unit, bool *inexact) {
     if (r >= unit - r) q++;
     return q;
 }
+
+#ifdef __SIZEOF_INT128__
+__extension__ typedef __int128 wide;
+#else
+#error "tw_muldiv_i64 needs a 128-bit integer type"
+#endif
+
+bool tw_muldiv_i64(int64_t v, int64_t mul, int64_t div, int64_t *out) {
+    wide n = (wide)v * mul, q = n / div, r = n % div;
+    if (r < 0) {  /* floor */
+        q--;
+        r += div;
+    }
+    if (r >= div - r) q++;
+    if (q > INT64_MAX || q < INT64_MIN) return false;
+    *out = (int64_t)q;
+    return true;
+}

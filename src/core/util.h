@@ -37,6 +37,12 @@ int64_t tw_floor_div(int64_t v, int64_t unit);
  * remainder was dropped.  unit > 0.
  */
 int64_t tw_round_div(int64_t v, int64_t unit, bool *inexact);
+/*
+ * v * mul / div rounded to the nearest integer (halves towards +infinity),
+ * computed exactly in 128-bit arithmetic.  div > 0.  False when the result
+ * does not fit in 64 bits.
+ */
+bool tw_muldiv_i64(int64_t v, int64_t mul, int64_t div, int64_t *out);
 /* v * unit, false on overflow. */
 static inline bool tw_to_ns(int64_t v, int64_t unit, int64_t *ns) {
     return tw_mul_i64(v, unit, ns);

@@ -13,6 +13,8 @@
     X(coreprofiler)   \
     X(text1)          \
     X(text1_bin)      \
+    X(stacktrack)     \
+    X(stacktrack_xml) \
     X(jsonl)
 
 #define DECLARE(name) const tw_format *tw_format_##name(void);

@@ -96,6 +96,24 @@ void test_time_round(void) {
     CHECK_EQ_I(tw_floor_div(-1000, 1000), -1);
     CHECK_EQ_I(tw_floor_div(999, 1000), 0);
     int64_t ns;
+    /* ticks of a 3.579545 MHz counter to ns, rounded exactly */
+    CHECK(tw_muldiv_i64(2291, TW_NS_PER_S, 3579545, &ns));
+    CHECK_EQ_I(ns, 640025); /* 640025.09 */
+    CHECK(tw_muldiv_i64(-2291, TW_NS_PER_S, 3579545, &ns));
+    CHECK_EQ_I(ns, -640025);
+    CHECK(tw_muldiv_i64(1, 1, 2, &ns));
+    CHECK_EQ_I(ns, 1); /* halves go up */
+    CHECK(tw_muldiv_i64(-1, 1, 2, &ns));
+    CHECK_EQ_I(ns, 0);
+    CHECK(tw_muldiv_i64(-3, 1, 2, &ns));
+    CHECK_EQ_I(ns, -1);
+    /* intermediate products beyond 64 bits */
+    CHECK(tw_muldiv_i64(INT64_MAX, TW_NS_PER_S, 4000000000, &ns));
+    CHECK_EQ_I(ns, 2305843009213693952); /* 2305843009213693951.75 */
+    CHECK(tw_muldiv_i64(INT64_MAX, 1, 1, &ns));
+    CHECK_EQ_I(ns, INT64_MAX);
+    CHECK(!tw_muldiv_i64(INT64_MAX, 2, 1, &ns));
+    CHECK(!tw_muldiv_i64(INT64_MIN, TW_NS_PER_S, 3, &ns));
     CHECK(tw_to_ns(9223372036854, TW_NS_PER_MS, &ns));
     CHECK_EQ_I(ns, 9223372036854000000);
     CHECK(!tw_to_ns(9223372036855, TW_NS_PER_MS, &ns));
@@ -166,6 +184,23 @@ void test_json_escaping(void) {
     char *s = mem_text(o, &n);
     CHECK_STR(s, "\"a\\\"b\\\\c\\n\\t\\r\\b\\f\\u0001\\u001f\\u007f/\" \"caf\xc3\xa9\" "
                  "\"caf\xef\xbf\xbd!\" \"nul\\u0000byte\"");
+    free(s);
+    tw_output_close(o);
+}
+
+void test_xml_escaping(void) {
+    tw_output *o = tw_output_mem();
+    CHECK(tw_out_xml_str(o, "a<b>&\"c'\t\n\r caf\xc3\xa9", 17));
+    tw_out_putc(o, '|');
+    CHECK(!tw_out_xml_str(o, "x\x01y\x1fz", 5));   /* not XML 1.0 characters */
+    tw_out_putc(o, '|');
+    CHECK(!tw_out_xml_str(o, "\xe9\xef\xbf\xbe!", 5)); /* invalid UTF-8, U+FFFE */
+    tw_out_putc(o, '|');
+    CHECK(!tw_out_xml_str(o, "n\0l", 3));
+    size_t n;
+    char *s = mem_text(o, &n);
+    CHECK_STR(s, "a&lt;b&gt;&amp;&quot;c&apos;&#9;&#10;&#13; caf\xc3\xa9|x\xef\xbf\xbdy\xef\xbf\xbdz|"
+                 "\xef\xbf\xbd\xef\xbf\xbd!|n\xef\xbf\xbdl");
     free(s);
     tw_output_close(o);
 }

@@ -48,7 +48,8 @@ void test_registry_lookup(void) {
     for (size_t i = 0; i < tw_format_count(); i++) {
         const tw_format *f = tw_format_at(i);
         CHECK_EQ_U(f->abi, TW_FORMAT_ABI);
-        CHECK(f->name && f->description && f->probe);
+        CHECK(f->name && f->description && (f->probe || !tw_format_can_read(f)));
+        CHECK(tw_format_can_read(f) || tw_format_can_write(f));
         CHECK(!!(f->flags & TW_FMT_TEXT) != !!(f->flags & TW_FMT_BINARY));
         CHECK(tw_format_find(f->name) == f);
     }
