@@ -50,6 +50,7 @@ enum {
 #define PAYLOAD_MIN 12 /* the largest payload read: HIT and TIMEINFO */
 #define MAX_REPORTS 10 /* problems of one kind reported one by one */
 #define MAX_OPEN 256   /* INFO runs open at once */
+#define MAX_WINDOW (1 << 20) /* largest --stacktrack-info-window */
 #define LOOKAHEAD ((size_t)1 << 20) /* bytes searched for the time base at open */
 
 #define OPT_ENTRY "stacktrack-entry-style"
@@ -484,6 +485,16 @@ static st_text *file_of(st_reader *r, st_proc *p, unsigned filenum, const char *
     return f;
 }
 
+/* Put a definition under its key; *old gets the one it replaces.  False
+ * (reported) when out of memory. */
+static bool define(st_reader *r, tw_u64map *m, uint64_t key, void *def, void **old,
+                   const tw_loc *loc) {
+    *old = tw_u64map_get(m, key);
+    if (tw_u64map_put(m, key, def)) return true;
+    tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory");
+    return false;
+}
+
 static void sloc(st_reader *r, st_proc *p, const unsigned char *pl, st_text *run,
                  const tw_loc *loc) {
     bool be = r->g.be;
@@ -498,9 +509,8 @@ static void sloc(st_reader *r, st_proc *p, const unsigned char *pl, st_text *run
     s->line = rd16(pl + 4, be);
     s->name = text_ref(run);
     s->file = text_ref(file_of(r, p, rd16(pl + 8, be), "this SLOC", loc));
-    st_scope *old = tw_u64map_get(&p->scopes, s->index);
-    if (!tw_u64map_put(&p->scopes, s->index, s)) {
-        tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory");
+    void *old;
+    if (!define(r, &p->scopes, s->index, s, &old, loc)) {
         scope_unref(s);
         return;
     }
@@ -516,9 +526,8 @@ static void floc(st_reader *r, st_proc *p, const unsigned char *pl, st_text *run
         return;
     }
     if (!run) t->refs = 1; /* no INFO: no path */
-    st_text *old = tw_u64map_get(&p->files, filenum);
-    if (!tw_u64map_put(&p->files, filenum, t)) {
-        tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory");
+    void *old;
+    if (!define(r, &p->files, filenum, t, &old, loc)) {
         text_unref(t);
         return;
     }
@@ -693,9 +702,11 @@ static int st_open(const tw_read_ctx *ctx, void **state) {
         tw_report(ctx->diag, TW_R_BAD_OPTION, NULL,
                   "--" OPT_ENTRY " and --" OPT_EXIT " are both %lld; they must differ",
                   (long long)r->entry_style);
-    else if (r->window < 1)
+    else if (r->window < 1 || r->window > MAX_WINDOW)
         tw_report(ctx->diag, TW_R_BAD_OPTION, NULL,
-                  "--" OPT_WINDOW "=%lld: the window is at least 1 buffer", (long long)r->window);
+                  "--" OPT_WINDOW "=%lld: the window is 1 to %d buffers (events wait in memory "
+                  "while a run is open)",
+                  (long long)r->window, MAX_WINDOW);
     else
         rc = start(r);
     if (rc != TW_OK) {
