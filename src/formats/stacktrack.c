@@ -173,7 +173,7 @@ typedef struct st_item {
 } st_item;
 
 /* Problems reported one by one up to MAX_REPORTS, then in one total. */
-enum { C_UNKNOWN, C_ORPHAN, C_UNDEF_FILE, C_PROLOGUE, C_COUNT };
+enum { C_UNKNOWN, C_ORPHAN, C_UNDEF_SCOPE, C_UNDEF_FILE, C_PROLOGUE, C_COUNT };
 
 typedef struct st_reader {
     tw_read_ctx ctx;
@@ -452,16 +452,18 @@ static void hit(st_reader *r, st_proc *p, unsigned flags, const unsigned char *p
     if (!s && (p->undef || (p->undef = calloc(8192, 1))) &&
         !(p->undef[index / 8] & 1u << index % 8)) {
         p->undef[index / 8] |= (unsigned char)(1u << index % 8);
-        tw_report(r->ctx.diag, TW_R_ST_UNDEF_SCOPE, loc,
-                  "HIT of checkpoint %u, which no SLOC of process 0x%04x defines (the log may "
-                  "start inside a write cycle); named scope#%u",
-                  index, (unsigned)p->pid, index);
+        if (counted(r, C_UNDEF_SCOPE))
+            tw_report(r->ctx.diag, TW_R_ST_UNDEF_SCOPE, loc,
+                      "HIT of checkpoint %u, which no SLOC of process 0x%04x defines (the log "
+                      "may start inside a write cycle); named scope#%u",
+                      index, (unsigned)p->pid, index);
     }
     tw_kind kind = TW_INSTANT;
-    if (r->all_instants) kind = TW_INSTANT;
-    else if (flags & F_EXIT) kind = TW_END;
-    else if (s && s->style == r->entry_style) kind = TW_BEGIN;
-    else if (s && s->style == r->exit_style) kind = TW_END;
+    if (!r->all_instants) {
+        if (flags & F_EXIT) kind = TW_END;
+        else if (s && s->style == r->entry_style) kind = TW_BEGIN;
+        else if (s && s->style == r->exit_style) kind = TW_END;
+    }
     st_item *it = push(r, kind, p->pid, tid, ts, loc);
     if (!it) return;
     if (s) {
@@ -735,6 +737,7 @@ static void finish(st_reader *r) {
     } totals[C_COUNT] = {
         [C_UNKNOWN] = {TW_R_UNKNOWN_RECORD, "buffers of unknown types were skipped"},
         [C_ORPHAN] = {TW_R_ST_INFO_RUN, "INFO buffers had no owner"},
+        [C_UNDEF_SCOPE] = {TW_R_ST_UNDEF_SCOPE, "checkpoints were hit without a definition"},
         [C_UNDEF_FILE] = {TW_R_ST_UNDEF_FILE, "records named undefined files"},
         [C_PROLOGUE] = {TW_R_ST_PROLOGUE, "PROLOGUE buffers inside the file were ignored"},
     };
@@ -993,9 +996,9 @@ static bool source_of(st_writer *w, const tw_event *ev, const tw_str **file, uns
         const tw_attr *a = &ev->attrs[i];
         if (a->key == w->k_file && a->type == TW_ATTR_STR) {
             if (a->slen && !(*file = tw_intern(w->ctx.strtab, a->s, a->slen))) return false;
-        } else if (a->key == w->k_line && a->type == TW_ATTR_INT && a->i >= 0) {
-            if (a->i <= 0xFFFF) *line = (unsigned)a->i;
-            else tw_loss_add(w->ctx.loss, "line numbers above 65535", 1);
+        } else if (a->key == w->k_line && a->type == TW_ATTR_INT) {
+            if (a->i >= 0 && a->i <= 0xFFFF) *line = (unsigned)a->i;
+            else tw_loss_add(w->ctx.loss, "line numbers outside 0-65535", 1);
         } else {
             other++;
         }
@@ -1165,9 +1168,10 @@ static void xml_buffer(st_writer *w, const unsigned char *b) {
         tw_out_printf(o, " start_hires=\"0.000000\" start=\"%u\"", (unsigned)rd32(pl + 8, false));
         break;
     case T_FLOC:
-        tw_out_printf(o, " filenum=\"%u\" writeCount=\"%u\" properties=\"%u\"",
+    case T_FPROP:
+        tw_out_printf(o, " filenum=\"%u\" writeCount=\"%u\" %s=\"%u\"",
                       (unsigned)rd16(pl, false), (unsigned)rd16(pl + 2, false),
-                      (unsigned)rd16(pl + 4, false));
+                      type == T_FLOC ? "properties" : "propertynum", (unsigned)rd16(pl + 4, false));
         break;
     case T_SLOC:
         tw_out_printf(o, " scopeIndex=\"%u\" style=\"%u\" linenum=\"%u\" writeCount=\"%u\""
