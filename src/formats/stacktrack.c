@@ -161,7 +161,6 @@ typedef struct st_proc {
     int64_t tdiv, hires, offset_ns, last_ts;
     tw_u64map files;        /* filenum -> st_text * (path) */
     tw_u64map scopes;       /* scopeIndex -> st_scope * */
-    unsigned char *undef;   /* bitset: scope indices reported as undefined */
 } st_proc;
 
 /* An event waiting for the INFO runs it needs. */
@@ -173,7 +172,7 @@ typedef struct st_item {
 } st_item;
 
 /* Problems reported one by one up to MAX_REPORTS, then in one total. */
-enum { C_UNKNOWN, C_ORPHAN, C_UNDEF_SCOPE, C_UNDEF_FILE, C_PROLOGUE, C_COUNT };
+enum { C_UNKNOWN, C_ORPHAN, C_ABANDONED, C_UNDEF_SCOPE, C_UNDEF_FILE, C_PROLOGUE, C_COUNT };
 
 typedef struct st_reader {
     tw_read_ctx ctx;
@@ -188,6 +187,7 @@ typedef struct st_reader {
     tw_u64map procmap;
     st_proc **procs;
     size_t nprocs, cprocs;
+    tw_u64map undef;         /* pid << 16 | scope index: reported as undefined */
     st_text **open;          /* runs waiting for INFO buffers, oldest first */
     size_t nopen, copen;
     st_item *q;              /* ring of pending events */
@@ -245,7 +245,6 @@ static void proc_free(st_proc *p) {
         if (p->scopes.used[i]) scope_unref(p->scopes.vals[i]);
     tw_u64map_free(&p->files);
     tw_u64map_free(&p->scopes);
-    free(p->undef);
     free(p);
 }
 
@@ -263,16 +262,15 @@ static void close_run(st_reader *r, size_t k) {
     text_unref(t);
 }
 
-/* Give up waiting for the rest of the oldest run. */
-static void abandon(st_reader *r, uint64_t now) {
-    st_text *t = r->open[0];
+static void report_unended(st_reader *r, const st_text *t, uint64_t now) {
     tw_loc loc = rec_loc(r, t->rec);
     char got[64];
-    snprintf(got, sizeof got, "%u INFO buffer%s", t->chunks, t->chunks == 1 ? "" : "s");
+    if (t->chunks) snprintf(got, sizeof got, "%u INFO buffer%s", t->chunks, t->chunks == 1 ? "" : "s");
+    else snprintf(got, sizeof got, "no INFO buffer");
     if (r->eof)
         tw_report(r->ctx.diag, TW_R_ST_INFO_RUN, &loc,
                   "the INFO run of this %s buffer (process 0x%04x, sequence %u) never ends: "
-                  "the input ends after %s of it, none with INFO_END; its text is used as it "
+                  "the input ends with %s of it read and no INFO_END; its text is used as it "
                   "stands",
                   type_name(t->owner), (unsigned)t->pid, (unsigned)t->seq, got);
     else if (r->nopen > MAX_OPEN)
@@ -287,6 +285,11 @@ static void abandon(st_reader *r, uint64_t now) {
                   "stands",
                   type_name(t->owner), (unsigned)t->pid, (unsigned)t->seq,
                   (unsigned long long)(now - t->rec), (long long)r->window, got);
+}
+
+/* Give up waiting for the rest of the oldest run. */
+static void abandon(st_reader *r, uint64_t now) {
+    if (counted(r, C_ABANDONED)) report_unended(r, r->open[0], now);
     close_run(r, 0);
 }
 
@@ -449,9 +452,8 @@ static void hit(st_reader *r, st_proc *p, unsigned flags, const unsigned char *p
     if (!hit_time(r, p, (int64_t)rd64(pl, be), loc, &ts)) return;
     p->last_ts = ts;
     st_scope *s = tw_u64map_get(&p->scopes, index);
-    if (!s && (p->undef || (p->undef = calloc(8192, 1))) &&
-        !(p->undef[index / 8] & 1u << index % 8)) {
-        p->undef[index / 8] |= (unsigned char)(1u << index % 8);
+    uint64_t key = (uint64_t)p->pid << 16 | index;
+    if (!s && !tw_u64map_get(&r->undef, key) && tw_u64map_put(&r->undef, key, r)) {
         if (counted(r, C_UNDEF_SCOPE))
             tw_report(r->ctx.diag, TW_R_ST_UNDEF_SCOPE, loc,
                       "HIT of checkpoint %u, which no SLOC of process 0x%04x defines (the log "
@@ -737,6 +739,7 @@ static void finish(st_reader *r) {
     } totals[C_COUNT] = {
         [C_UNKNOWN] = {TW_R_UNKNOWN_RECORD, "buffers of unknown types were skipped"},
         [C_ORPHAN] = {TW_R_ST_INFO_RUN, "INFO buffers had no owner"},
+        [C_ABANDONED] = {TW_R_ST_INFO_RUN, "INFO runs did not end"},
         [C_UNDEF_SCOPE] = {TW_R_ST_UNDEF_SCOPE, "checkpoints were hit without a definition"},
         [C_UNDEF_FILE] = {TW_R_ST_UNDEF_FILE, "records named undefined files"},
         [C_PROLOGUE] = {TW_R_ST_PROLOGUE, "PROLOGUE buffers inside the file were ignored"},
@@ -779,6 +782,7 @@ static void st_close(void *state) {
     for (size_t i = 0; i < r->nprocs; i++) proc_free(r->procs[i]);
     free(r->procs);
     tw_u64map_free(&r->procmap);
+    tw_u64map_free(&r->undef);
     free(r);
 }
 
@@ -816,6 +820,7 @@ typedef struct st_wproc {
 typedef struct st_ids {
     tw_u64map map;  /* id -> new id + 1 */
     unsigned char used[8192];
+    unsigned nused;
 } st_ids;
 
 typedef struct st_writer {
@@ -838,16 +843,18 @@ static int map_id(st_ids *m, uint64_t id, uint16_t *out, bool *renumbered) {
         *out = (uint16_t)(v - 1);
         return 0;
     }
+    if (m->nused > 0xFFFF) return -1;
     unsigned slot = (unsigned)(id & 0xFFFF);
-    for (unsigned k = 0; k <= 0xFFFF; k++, slot = (slot + 1) & 0xFFFF) {
-        if (m->used[slot / 8] & 1u << slot % 8) continue;
-        if (!tw_u64map_put(&m->map, id, (void *)(uintptr_t)(slot + 1))) return -2;
-        m->used[slot / 8] |= (unsigned char)(1u << slot % 8);
-        *out = (uint16_t)slot;
-        *renumbered = slot != id;
-        return 0;
+    while (m->used[slot / 8] & 1u << slot % 8) {
+        slot = (slot + 1) & 0xFFFF;
+        while (m->used[slot / 8] == 0xFF) slot = (slot / 8 + 1) * 8 & 0xFFFF; /* full bytes */
     }
-    return -1;
+    if (!tw_u64map_put(&m->map, id, (void *)(uintptr_t)(slot + 1))) return -2;
+    m->used[slot / 8] |= (unsigned char)(1u << slot % 8);
+    m->nused++;
+    *out = (uint16_t)slot;
+    *renumbered = slot != id;
+    return 0;
 }
 
 static void xml_buffer(st_writer *w, const unsigned char *b);
@@ -1046,6 +1053,7 @@ static int st_wevent(void *state, const tw_event *ev) {
     }
     if (!source_of(w, ev, &file, &line)) goto oom;
     if (ev->cat) tw_loss_add(w->ctx.loss, "categories", 1);
+    if (ev->has_value) tw_loss_add(w->ctx.loss, "event values dropped", 1);
     st_wproc *p = wproc(w, ev->pid);
     if (!p) {
         if (w->pids.map.n < 0x10000) goto oom;

@@ -276,6 +276,15 @@ info_window() {
     chunk 0x0005 1 0x02ff 'tes'
 }
 
+# Twelve HITs of undefined checkpoints whose INFO runs never come: ten of
+# each problem are reported one by one, then a total.
+many_problems() {
+    prologue 0x0005
+    timetype 0x0005 1000000000 0
+    _k=1
+    while [ $_k -le 12 ]; do hit 0x0005 $_k $((_k * 10)) $_k 1 0x0100; _k=$((_k + 1)); done
+}
+
 # HITs of checkpoints no SLOC defines (the log starts inside a cycle).
 undefined_scope() {
     prologue 0x0005
@@ -353,6 +362,7 @@ truncated >"$out/bad/truncated.tlg"
 info_unended >"$out/bad/info-unended.tlg"
 info_window >"$out/bad/info-window.tlg"
 undefined_scope >"$out/bad/undefined-scope.tlg"
+many_problems >"$out/bad/many-problems.tlg"
 undefined_file >"$out/bad/undefined-file.tlg"
 no_prologue >"$out/bad/no-prologue.tlg"
 bad_geometry >"$out/bad/bad-geometry.tlg"
