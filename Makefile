@@ -31,6 +31,7 @@ UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 LIB  := $(BUILD)/libtracewright.a
 BIN  := $(BUILD)/tracewright
 UNIT := $(BUILD)/unit-tests
+SARIF_CHECK := $(BUILD)/sarif-check
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
              -fno-sanitize-recover=all
@@ -48,6 +49,9 @@ $(BIN): $(CLI_OBJS) $(LIB)
 
 $(UNIT): $(UNIT_OBJS) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB)
+
+$(SARIF_CHECK): $(BUILD)/tests/tools/sarif-check.o $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB)
 
 # test functions are declared by the runner's table, not in headers
 $(UNIT_OBJS): WARNINGS += -Wno-missing-prototypes
@@ -75,7 +79,7 @@ run: $(BIN)
 	@echo '$$ tracewright convert -t jsonl examples/control-loop.csv | head -n 4'
 	@$(BIN) convert -t jsonl examples/control-loop.csv | head -n 4
 
-test: $(BIN) $(UNIT)
+test: $(BIN) $(UNIT) $(SARIF_CHECK)
 	@sh tests/run.sh $(BUILD)
 
 sanitize:
@@ -98,4 +102,4 @@ uninstall:
 clean:
 	rm -rf build build-san
 
--include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(BUILD)/tests/tools/sarif-check.d

@@ -79,6 +79,7 @@ typedef struct tw_loc {
     uint64_t offset;   /* byte offset from the start of the input */
     uint64_t record;   /* 0-based record index (binary) */
     tw_loc_kind kind;
+    uint32_t length;   /* bytes of the record (binary); 0 when not known */
 } tw_loc;
 
 /* ------------------------------------------------------------------------ */

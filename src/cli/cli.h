@@ -19,6 +19,7 @@ int cmd_convert(int argc, char **argv);
 int cmd_detect(int argc, char **argv);
 int cmd_formats(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 
 /* ---- argument parsing ---- */
 
@@ -106,6 +107,11 @@ typedef struct cli_diag {
     unsigned long long shown;
     unsigned long long hidden;
 } cli_diag;
+
+/* The GCC-style start of a diagnostic line ("FILE:LINE:COL: SEVERITY: ",
+ * "FILE: SEVERITY: offset N (record M): ", ...) into buf; its length. */
+#define CLI_PREFIX_MAX 8192
+size_t cli_diag_prefix(const tw_diag *d, char *buf, size_t n);
 
 /* A sink that prints GCC-style lines on stderr. */
 void cli_diag_init(cli_diag *d, unsigned long long max);

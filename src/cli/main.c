@@ -22,6 +22,7 @@ static const struct command {
 } commands[] = {
     {"stats", cmd_stats, "report per-scope net, gross and call times"},
     {"convert", cmd_convert, "convert logs from one format to another"},
+    {"validate", cmd_validate, "check logs and report every problem (text, JSON Lines, SARIF)"},
     {"detect", cmd_detect, "tell the format of each file"},
     {"formats", cmd_formats, "list the formats, their capabilities and options"},
     {"help", cmd_help, "show help for a command"},
@@ -286,6 +287,32 @@ bad:
 
 /* ---- diagnostics --------------------------------------------------------- */
 
+size_t cli_diag_prefix(const tw_diag *d, char *buf, size_t n) {
+    const char *sev = tw_severity_name(d->severity);
+    const tw_loc *l = &d->loc;
+    int k;
+    switch (l->kind) {
+    case TW_LOC_TEXT:
+        if (l->col)
+            k = snprintf(buf, n, "%s:%llu:%llu: %s: ", l->file, (unsigned long long)l->line,
+                         (unsigned long long)l->col, sev);
+        else
+            k = snprintf(buf, n, "%s:%llu: %s: ", l->file, (unsigned long long)l->line, sev);
+        break;
+    case TW_LOC_BINARY:
+        k = snprintf(buf, n, "%s: %s: offset %llu (record %llu): ", l->file, sev,
+                     (unsigned long long)l->offset, (unsigned long long)l->record);
+        break;
+    case TW_LOC_FILE:
+        k = snprintf(buf, n, "%s: %s: ", l->file, sev);
+        break;
+    default:
+        k = snprintf(buf, n, "tracewright: %s: ", sev);
+        break;
+    }
+    return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
+}
+
 static void print_diag(void *user, const tw_diag *d) {
     cli_diag *cd = user;
     if (cd->max && cd->shown >= cd->max) {
@@ -293,28 +320,9 @@ static void print_diag(void *user, const tw_diag *d) {
         return;
     }
     cd->shown++;
-    const char *sev = tw_severity_name(d->severity);
-    const tw_loc *l = &d->loc;
-    switch (l->kind) {
-    case TW_LOC_TEXT:
-        if (l->col)
-            fprintf(stderr, "%s:%llu:%llu: %s: ", l->file, (unsigned long long)l->line,
-                    (unsigned long long)l->col, sev);
-        else
-            fprintf(stderr, "%s:%llu: %s: ", l->file, (unsigned long long)l->line, sev);
-        break;
-    case TW_LOC_BINARY:
-        fprintf(stderr, "%s: %s: offset %llu (record %llu): ", l->file, sev,
-                (unsigned long long)l->offset, (unsigned long long)l->record);
-        break;
-    case TW_LOC_FILE:
-        fprintf(stderr, "%s: %s: ", l->file, sev);
-        break;
-    default:
-        fprintf(stderr, "tracewright: %s: ", sev);
-        break;
-    }
-    fprintf(stderr, "%s [%s]\n", d->message, d->rule_id);
+    char pre[CLI_PREFIX_MAX];
+    cli_diag_prefix(d, pre, sizeof pre);
+    fprintf(stderr, "%s%s [%s]\n", pre, d->message, d->rule_id);
 }
 
 void cli_diag_init(cli_diag *d, unsigned long long max) {

@@ -200,7 +200,7 @@ typedef struct st_reader {
 
 static tw_loc rec_loc(const st_reader *r, uint64_t rec) {
     tw_loc loc = {.file = r->file, .kind = TW_LOC_BINARY,
-                  .offset = rec * r->g.entry, .record = rec};
+                  .offset = rec * r->g.entry, .record = rec, .length = r->g.entry};
     return loc;
 }
 

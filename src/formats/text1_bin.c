@@ -136,7 +136,8 @@ static int open_names(bin_reader *r) {
 }
 
 static tw_loc rec_loc(const bin_reader *r, uint64_t rec) {
-    tw_loc loc = {.file = r->file, .kind = TW_LOC_BINARY, .offset = rec * REC, .record = rec};
+    tw_loc loc = {.file = r->file, .kind = TW_LOC_BINARY, .offset = rec * REC, .record = rec,
+                  .length = REC};
     return loc;
 }
 

@@ -1,0 +1,315 @@
+/*
+ * tracewright validate: read every input completely, through its reader and
+ * the pairing engine, and report every problem as text, JSON Lines or
+ * SARIF 2.1.0 on standard output.  The exit status is the verdict.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum { O_FORMAT = 1, O_STRICT, O_HELP };
+enum { FORM_TEXT, FORM_JSON, FORM_SARIF };
+
+static const cli_opt opts[] = {
+    CLI_READING_OPTS,
+    {"format", 0, true, O_FORMAT},
+    {"strict", 0, false, O_STRICT},
+    {"help", 'h', false, O_HELP},
+    {NULL, 0, false, 0},
+};
+
+static void help(void) {
+    printf("Usage: tracewright validate [-f FORMAT] [OPTIONS] [FILE...]\n"
+           "\n"
+           "Read each log completely and report every problem in it: lines or records\n"
+           "that match no grammar, violations of the format's own rules, and scopes that\n"
+           "do not pair (ends without a begin, scopes left open, time running backwards).\n"
+           "Each file is checked on its own.\n"
+           "\n"
+           "Options:\n"
+           "  -f, --from FORMAT        format of the inputs (default: detected per file)\n"
+           "      --format text|json|sarif\n"
+           "                           text: one GCC-style line per problem and a summary;\n"
+           "                           json: JSON Lines, one object per problem;\n"
+           "                           sarif: one SARIF 2.1.0 log (for code scanning)\n"
+           "      --strict             warnings fail the check too\n"
+           "      --max-diagnostics N  report at most N problems (default 0: all)\n"
+           "      --max-line-length N  skip lines longer than N bytes (default 67108864)\n"
+           "  -h, --help               show this help and exit\n"
+           "\n"
+           "Format options (see 'tracewright formats') are given as --NAME=VALUE.\n"
+           "The rules are explained in docs/diagnostics.md.\n"
+           "\n"
+           "Exit status: 0 no errors (warnings allowed); 1 errors found, or warnings with\n"
+           "--strict; 2 trouble (usage, unreadable or undetectable input, write error).\n"
+           "\n"
+           "Examples:\n"
+           "  tracewright validate startup_4711.log\n"
+           "  tracewright validate --strict --format sarif logs/*.csv > tracewright.sarif\n");
+}
+
+typedef struct validator {
+    tw_diag_sink sink;
+    int form;
+    tw_output *out;
+    tw_output *notes;  /* SARIF: problems tied to no input, written at the end */
+    unsigned long long max, shown, hidden;
+    bool results;  /* a SARIF result was written (for the commas) */
+} validator;
+
+/* A path as a relative URI reference: bytes outside RFC 3986's unreserved
+ * set and '/' are percent-encoded. */
+static void put_uri(tw_output *o, const char *path) {
+    static const char hex[] = "0123456789ABCDEF";
+    char buf[8];
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            strchr("-._~/", *p)) {
+            tw_out_putc(o, (char)*p);
+        } else {
+            buf[0] = '%';
+            buf[1] = hex[*p >> 4];
+            buf[2] = hex[*p & 15];
+            tw_out_write(o, buf, 3);
+        }
+    }
+}
+
+static const char *sarif_level(tw_severity sev) {
+    return sev == TW_SEV_ERROR ? "error" : sev == TW_SEV_WARNING ? "warning" : "note";
+}
+
+static void put_str(tw_output *o, const char *s) { tw_out_json_str(o, s, strlen(s)); }
+
+static void json_line(tw_output *o, const tw_diag *d) {
+    const tw_loc *l = &d->loc;
+    tw_out_putc(o, '{');
+    if (l->kind != TW_LOC_NONE && l->file) {
+        tw_out_str(o, "\"file\":");
+        put_str(o, l->file);
+        tw_out_putc(o, ',');
+    }
+    if (l->kind == TW_LOC_TEXT) {
+        tw_out_printf(o, "\"line\":%llu,", (unsigned long long)l->line);
+        if (l->col) tw_out_printf(o, "\"column\":%llu,", (unsigned long long)l->col);
+    } else if (l->kind == TW_LOC_BINARY) {
+        tw_out_printf(o, "\"offset\":%llu,\"record\":%llu,", (unsigned long long)l->offset,
+                      (unsigned long long)l->record);
+    }
+    tw_out_printf(o, "\"severity\":\"%s\",\"rule\":\"%s\",\"message\":",
+                  tw_severity_name(d->severity), d->rule_id);
+    put_str(o, d->message);
+    tw_out_str(o, "}\n");
+}
+
+/* A problem of the run rather than of an input (an input that cannot be
+ * opened): a tool execution notification. */
+static void sarif_notification(validator *v, const tw_diag *d) {
+    tw_output *o = v->notes;
+    tw_out_printf(o, "%s\n        {\"level\":\"%s\",\"descriptor\":{\"id\":\"%s\"},"
+                     "\"message\":{\"text\":",
+                  o->len ? "," : "", sarif_level(d->severity), d->rule_id);
+    put_str(o, d->message);
+    tw_out_str(o, "}}");
+}
+
+static void sarif_result(validator *v, const tw_diag *d) {
+    tw_output *o = v->out;
+    const tw_loc *l = &d->loc;
+    if (l->kind == TW_LOC_NONE || !l->file) {
+        sarif_notification(v, d);
+        return;
+    }
+    tw_out_str(o, v->results ? ",\n" : "\n");
+    v->results = true;
+    tw_out_printf(o,
+                  "        {\"ruleId\":\"%s\",\"ruleIndex\":%u,\"level\":\"%s\","
+                  "\"message\":{\"text\":",
+                  d->rule_id, (unsigned)d->rule, sarif_level(d->severity));
+    put_str(o, d->message);
+    tw_out_str(o, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":\"");
+    put_uri(o, l->file);
+    tw_out_str(o, "\"},\"region\":{");
+    if (l->kind == TW_LOC_TEXT) {
+        tw_out_printf(o, "\"startLine\":%llu", (unsigned long long)l->line);
+        if (l->col) tw_out_printf(o, ",\"startColumn\":%llu", (unsigned long long)l->col);
+    } else if (l->kind == TW_LOC_BINARY) {
+        /* code scanning places every result on a line: the first */
+        tw_out_printf(o, "\"startLine\":1,\"byteOffset\":%llu,\"byteLength\":%u",
+                      (unsigned long long)l->offset, (unsigned)l->length);
+    } else {
+        tw_out_str(o, "\"startLine\":1");
+    }
+    tw_out_str(o, "}}}]}");
+}
+
+static void on_diag(void *user, const tw_diag *d) {
+    validator *v = user;
+    if (v->max && v->shown >= v->max) {
+        v->hidden++;
+        return;
+    }
+    v->shown++;
+    switch (v->form) {
+    case FORM_TEXT: {
+        char pre[CLI_PREFIX_MAX];
+        size_t n = cli_diag_prefix(d, pre, sizeof pre);
+        tw_out_write(v->out, pre, n);
+        tw_out_printf(v->out, "%s [%s]\n", d->message, d->rule_id);
+        break;
+    }
+    case FORM_JSON: json_line(v->out, d); break;
+    default: sarif_result(v, d); break;
+    }
+}
+
+static void sarif_begin(tw_output *o) {
+    tw_out_str(o, "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n"
+                  "  \"version\": \"2.1.0\",\n  \"runs\": [{\n    \"tool\": {\"driver\": {"
+                  "\"name\": \"tracewright\", \"version\": \"" TW_VERSION_STRING "\", "
+                  "\"rules\": [");
+    for (int i = 0; i < TW_RULE_COUNT; i++) {
+        const tw_rule_info *ri = tw_rule_get((tw_rule)i);
+        tw_out_printf(o, "%s\n      {\"id\":\"%s\",\"shortDescription\":{\"text\":", i ? "," : "",
+                      ri->id);
+        put_str(o, ri->summary);
+        tw_out_printf(o, "},\"defaultConfiguration\":{\"level\":\"%s\"}}",
+                      sarif_level(ri->severity));
+    }
+    tw_out_str(o, "\n    ]}},\n    \"results\": [");
+}
+
+static void sarif_end(validator *v, bool ok) {
+    tw_output *o = v->out;
+    tw_out_printf(o, "%s]", v->results ? "\n    " : "");
+    tw_out_printf(o, ",\n    \"invocations\": [{\"executionSuccessful\": %s", ok ? "true" : "false");
+    size_t n;
+    const char *notes = tw_output_mem_data(v->notes, &n);
+    if (n) {
+        tw_out_str(o, ", \"toolExecutionNotifications\": [");
+        tw_out_write(o, notes, n);
+        tw_out_str(o, "\n    ]");
+    }
+    tw_out_str(o, "}]\n  }]\n}\n");
+}
+
+/* Read one input completely into the pairing engine; false on trouble
+ * (unreadable, undetectable, read error), which was reported. */
+static bool check(const char *path, const cli_reading *rd, validator *v) {
+    tw_strtab *strtab = tw_strtab_new();
+    tw_stats *stats = tw_stats_new(&v->sink);
+    tw_source *src = NULL;
+    bool ok = false;
+    if (!strtab || !stats) {
+        tw_report(&v->sink, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        goto done;
+    }
+    tw_source_opts so = {.format = rd->format, .opts = rd->fopts,
+                         .input = {.max_line = (size_t)rd->maxline}};
+    if (tw_source_open(&path, 1, &so, strtab, &v->sink, &src) != TW_OK) goto done;
+    tw_event ev;
+    int r;
+    while ((r = tw_source_next(src, &ev)) == TW_OK)
+        if (tw_stats_event(stats, &ev) != TW_OK) goto done;
+    ok = r == TW_EOF && tw_stats_finish(stats) == TW_OK;
+done:
+    tw_source_close(src);
+    tw_stats_free(stats);
+    tw_strtab_free(strtab);
+    return ok;
+}
+
+static const char *plural(uint64_t n, const char *one, const char *many) {
+    return n == 1 ? one : many;
+}
+
+int cmd_validate(int argc, char **argv) {
+    cli_parser p;
+    cli_parser_init(&p, "validate", argc, argv);
+    cli_reading rd;
+    if (!cli_reading_init(&rd)) return EXIT_TROUBLE;
+    rd.maxdiag = 0;
+    validator v;
+    memset(&v, 0, sizeof v);
+    bool strict = false;
+    char **paths = malloc(sizeof *paths * (size_t)(argc + 1));
+    int npaths = 0, status = EXIT_TROUBLE;
+    if (!paths) {
+        cli_error("out of memory");
+        goto out;
+    }
+    for (;;) {
+        const char *arg = NULL, *name = NULL;
+        int id = cli_next(&p, opts, &arg, &name);
+        if (id == CLI_DONE) break;
+        if (id == CLI_ERROR) goto out;
+        if (id == CLI_OPERAND) {
+            paths[npaths++] = (char *)arg;
+            continue;
+        }
+        int taken = cli_reading_option(&p, &rd, id, arg, name);
+        if (taken < 0) goto out;
+        if (taken) continue;
+        switch (id) {
+        case O_FORMAT:
+            if (strcmp(arg, "text") == 0) v.form = FORM_TEXT;
+            else if (strcmp(arg, "json") == 0) v.form = FORM_JSON;
+            else if (strcmp(arg, "sarif") == 0) v.form = FORM_SARIF;
+            else {
+                cli_usage_error("validate", "option '--format' expects text, json or sarif, not '%s'",
+                                arg);
+                goto out;
+            }
+            break;
+        case O_STRICT: strict = true; break;
+        case O_HELP:
+            help();
+            status = EXIT_OK;
+            goto out;
+        default: break;
+        }
+    }
+    if (!cli_reading_format("validate", &rd)) goto out;
+    if (npaths == 0) paths[npaths++] = "-";
+    if (!cli_stdin_ok("validate", paths, npaths)) goto out;
+    v.out = tw_output_fd(1, "<stdout>");
+    v.notes = tw_output_mem();
+    if (!v.out || !v.notes) {
+        cli_error("out of memory");
+        goto out;
+    }
+    v.sink.fn = on_diag;
+    v.sink.user = &v;
+    v.max = rd.maxdiag;
+    if (v.form == FORM_SARIF) sarif_begin(v.out);
+    bool trouble = false;
+    for (int i = 0; i < npaths; i++) trouble |= !check(paths[i], &rd, &v);
+    uint64_t errors = v.sink.count[TW_SEV_ERROR], warnings = v.sink.count[TW_SEV_WARNING];
+    status = trouble ? EXIT_TROUBLE : errors || (strict && warnings) ? EXIT_FINDINGS : EXIT_OK;
+    if (v.form == FORM_SARIF) sarif_end(&v, !trouble);
+    if (v.hidden && v.form == FORM_TEXT)
+        tw_out_printf(v.out, "tracewright: note: %llu more diagnostic%s not shown "
+                             "(--max-diagnostics 0 shows all)\n",
+                      v.hidden, v.hidden == 1 ? "" : "s");
+    else if (v.hidden)
+        fprintf(stderr, "tracewright: note: %llu more diagnostic%s not written "
+                        "(--max-diagnostics 0 writes all)\n",
+                v.hidden, v.hidden == 1 ? "" : "s");
+    if (v.form == FORM_TEXT)
+        tw_out_printf(v.out, "%llu %s, %llu %s in %d %s\n", (unsigned long long)errors,
+                      plural(errors, "error", "errors"), (unsigned long long)warnings,
+                      plural(warnings, "warning", "warnings"), npaths,
+                      npaths == 1 ? "file" : "files");
+    int werr = tw_output_close(v.out);
+    if (werr) {
+        if (werr != EPIPE) cli_error("cannot write the output: %s", strerror(werr));
+        status = EXIT_TROUBLE;
+    }
+out:
+    if (v.notes) tw_output_abort(v.notes);
+    free(paths);
+    cli_reading_free(&rd);
+    return status;
+}

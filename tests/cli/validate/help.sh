@@ -1,0 +1,2 @@
+# the help of validate: options, output forms, exit status
+tracewright validate --help
