@@ -66,6 +66,10 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* Which of the n `names` v is (*out); false, with a usage error naming
+ * them all, when it is none. */
+bool cli_choose(const char *cmd, const char *opt, const char *v, const char *const *names, int n,
+                int *out);
 /* Parse a non-negative decimal option value; false on error (printed). */
 bool cli_parse_count(const char *cmd, const char *opt, const char *v, unsigned long long *out);
 

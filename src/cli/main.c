@@ -285,6 +285,23 @@ bad:
     return false;
 }
 
+bool cli_choose(const char *cmd, const char *opt, const char *v, const char *const *names, int n,
+                int *out) {
+    for (int i = 0; i < n; i++) {
+        if (strcmp(v, names[i]) == 0) {
+            *out = i;
+            return true;
+        }
+    }
+    char list[256] = "";
+    for (int i = 0; i < n; i++) {
+        strcat(list, i ? (i == n - 1 ? " or " : ", ") : "");
+        strcat(list, names[i]);
+    }
+    cli_usage_error(cmd, "option '%s' expects %s, not '%s'", opt, list, v);
+    return false;
+}
+
 /* ---- diagnostics --------------------------------------------------------- */
 
 size_t cli_diag_prefix(const tw_diag *d, char *buf, size_t n) {

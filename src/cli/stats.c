@@ -63,22 +63,6 @@ static void help(void) {
            "  tracewright stats --merge run*.json\n");
 }
 
-static bool choose(const char *opt, const char *v, const char *const *names, int n, int *out) {
-    for (int i = 0; i < n; i++) {
-        if (strcmp(v, names[i]) == 0) {
-            *out = i;
-            return true;
-        }
-    }
-    char list[128] = "";
-    for (int i = 0; i < n; i++) {
-        strcat(list, i ? (i == n - 1 ? " or " : ", ") : "");
-        strcat(list, names[i]);
-    }
-    cli_usage_error("stats", "option '%s' expects %s, not '%s'", opt, list, v);
-    return false;
-}
-
 /* Read the inputs, pair and aggregate; fill the profile. */
 static int profile_inputs(char *const *paths, size_t n, const tw_format *fin,
                           const tw_optset *fopts, size_t maxline, cli_diag *diag,
@@ -158,13 +142,13 @@ int cmd_stats(int argc, char **argv) {
         case CLI_ERROR: goto out;
         case CLI_OPERAND: files[nfiles++] = (char *)arg; break;
         case O_BY:
-            if (!choose("--by", arg, bys, 2, &by)) goto out;
+            if (!cli_choose("stats", "--by", arg, bys, 2, &by)) goto out;
             break;
         case O_SORT:
-            if (!choose("--sort", arg, sorts, 5, &sort)) goto out;
+            if (!cli_choose("stats", "--sort", arg, sorts, 5, &sort)) goto out;
             break;
         case O_FORMAT:
-            if (!choose("--format", arg, formats, 3, &format)) goto out;
+            if (!cli_choose("stats", "--format", arg, formats, 3, &format)) goto out;
             break;
         case O_TOP:
             if (!cli_parse_count("stats", "--top", arg, &top)) goto out;

@@ -253,16 +253,11 @@ int cmd_validate(int argc, char **argv) {
         if (taken < 0) goto out;
         if (taken) continue;
         switch (id) {
-        case O_FORMAT:
-            if (strcmp(arg, "text") == 0) v.form = FORM_TEXT;
-            else if (strcmp(arg, "json") == 0) v.form = FORM_JSON;
-            else if (strcmp(arg, "sarif") == 0) v.form = FORM_SARIF;
-            else {
-                cli_usage_error("validate", "option '--format' expects text, json or sarif, not '%s'",
-                                arg);
-                goto out;
-            }
+        case O_FORMAT: {
+            static const char *const forms[] = {"text", "json", "sarif"};
+            if (!cli_choose("validate", "--format", arg, forms, 3, &v.form)) goto out;
             break;
+        }
         case O_STRICT: strict = true; break;
         case O_HELP:
             help();

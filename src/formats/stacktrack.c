@@ -587,16 +587,16 @@ static void buffer(st_reader *r, const unsigned char *b) {
     uint64_t i = r->rec++;
     tw_loc loc = rec_loc(r, i);
     while (r->nopen && i - r->open[0]->rec > (uint64_t)r->window) abandon(r, i);
+    bool be = r->g.be;
+    unsigned flags = rd16(b, be), type = flags & F_TYPE;
     /* a PROLOGUE in this byte order, or one of a file in the other byte
-     * order appended to this one; the first buffer was read by start() */
-    uint32_t m = rd32(b + r->g.poff, false);
-    if ((rd16(b, r->g.be) & F_TYPE) == T_PROLOGUE ||
-        ((rd16(b, !r->g.be) & F_TYPE) == T_PROLOGUE && (m == MAGIC || m == MAGIC_SWAPPED))) {
+     * order appended to this one (its type byte is then the high one); the
+     * first buffer was read by start() */
+    uint32_t m = (flags >> 8) == T_PROLOGUE ? rd32(b + r->g.poff, false) : 0;
+    if (type == T_PROLOGUE || m == MAGIC || m == MAGIC_SWAPPED) {
         if (i > 0) mid_prologue(r, b, &loc);
         return;
     }
-    bool be = r->g.be;
-    unsigned flags = rd16(b, be), type = flags & F_TYPE;
     uint16_t pid = rd16(b + 2, be);
     uint32_t seq = rd32(b + 4, be);
     const unsigned char *pl = b + r->g.poff;
