@@ -86,6 +86,12 @@ typedef enum tw_rule {
     TW_R_ST_UNDEF_SCOPE,  /* stacktrack-undefined-scope */
     TW_R_ST_UNDEF_FILE,   /* stacktrack-undefined-file */
     TW_R_ST_TIME_BASE,    /* stacktrack-time-base */
+    /* added with validate */
+    TW_R_RTL_NO_TRAILER,  /* rtl-no-trailer */
+    TW_R_CP_UNKNOWN_THREAD, /* cp-unknown-thread */
+    TW_R_ST_SEQUENCE,     /* stacktrack-sequence */
+    TW_R_T1_ORDER,        /* text1-order */
+    TW_R_STATS_MISMATCH,  /* stats-mismatch */
     /* new rules are added here, so that the numbers of the others stay */
     TW_RULE_COUNT
 } tw_rule;

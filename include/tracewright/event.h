@@ -62,6 +62,18 @@ void tw_strtab_set_limit(tw_strtab *tab, size_t max_strings);
 size_t tw_strtab_bytes(const tw_strtab *tab);
 
 /* ------------------------------------------------------------------------ */
+/* Durations                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* Parse a duration with its unit ("250us", "1.5ms", "2s", "100ns"; "µs" for
+ * "us"; a bare "0"), rounded to the nearest ns (digits beyond the ninth
+ * decimal are ignored).  False if malformed or beyond int64 ns. */
+bool tw_duration_parse(const char *s, int64_t *ns);
+/* A duration with a unit chosen for its size: "950 ns", "1.234 µs",
+ * "12.500 ms", "3.000 s"; three decimals, rounded to nearest. */
+void tw_duration_format(int64_t ns, char *buf, size_t n);
+
+/* ------------------------------------------------------------------------ */
 /* Source locations                                                          */
 /* ------------------------------------------------------------------------ */
 

@@ -153,6 +153,13 @@ typedef struct tw_format {
     int (*write_event)(void *state, const tw_event *ev);
     int (*write_end)(void *state);   /* complete the output */
     void (*write_free)(void *state);
+
+    /*
+     * How far time may legitimately run backwards on one thread of this
+     * format, in ns (a clock sampled before a lock is taken, a wall clock
+     * that is adjusted).  Smaller inversions are not reported.
+     */
+    int64_t jitter_ns;
 } tw_format;
 
 /* ------------------------------------------------------------------------ */

@@ -61,6 +61,7 @@ typedef struct tw_frame {
     int64_t preempt0;  /* the thread's preemption total at the begin */
     int64_t child_gross;
     uint32_t thread;   /* dense index of its thread */
+    bool late;         /* its begin was reported as time-goes-backwards */
 } tw_frame;
 
 /* The times of one closed invocation. */
@@ -81,6 +82,14 @@ typedef struct tw_pairing tw_pairing;
 
 /* `hooks` may be NULL (pairing and diagnostics only). */
 tw_pairing *tw_pairing_new(const tw_pairing_hooks *hooks, tw_diag_sink *diag);
+/*
+ * Time may run backwards on a thread by up to `ns` without a report: the
+ * jitter a format is known to have (tw_format.jitter_ns).  Beyond it, an
+ * event earlier than one before it on its thread is a time-goes-backwards
+ * warning, reported once for the event (then that event's time is the new
+ * reference).  Default 0.
+ */
+void tw_pairing_set_jitter(tw_pairing *p, int64_t ns);
 /* Feed one event in stream order: TW_OK, or TW_ERR when out of memory. */
 int tw_pairing_event(tw_pairing *p, const tw_event *ev);
 /* Close every scope still open, at the last time seen on its thread. */
@@ -126,6 +135,8 @@ typedef struct tw_scope_stats {
 typedef struct tw_stats tw_stats;
 
 tw_stats *tw_stats_new(tw_diag_sink *diag);
+/* The time jitter tolerated on a thread (see tw_pairing_set_jitter). */
+void tw_stats_set_jitter(tw_stats *s, int64_t ns);
 /* Feed one event: TW_OK, or TW_ERR when out of memory (reported). */
 int tw_stats_event(tw_stats *s, const tw_event *ev);
 /* Close what is still open; the figures are complete afterwards. */

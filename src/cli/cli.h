@@ -75,13 +75,16 @@ bool cli_parse_count(const char *cmd, const char *opt, const char *v, unsigned l
 
 /* ---- options of every command that reads logs ---- */
 
-enum { CLI_O_FROM = 1000, CLI_O_MAXDIAG, CLI_O_MAXLINE };
+enum { CLI_O_FROM = 1000, CLI_O_MAXDIAG, CLI_O_MAXLINE, CLI_O_JITTER };
 
 /* Entries for a command's option table. */
 #define CLI_READING_OPTS                                \
     {"from", 'f', true, CLI_O_FROM},                    \
     {"max-diagnostics", 0, true, CLI_O_MAXDIAG},        \
     {"max-line-length", 0, true, CLI_O_MAXLINE}
+
+/* The entry for commands that pair scopes (stats, validate, compare). */
+#define CLI_JITTER_OPT {"jitter", 0, true, CLI_O_JITTER}
 
 typedef struct cli_reading {
     const char *from;           /* -f as given */
@@ -90,6 +93,8 @@ typedef struct cli_reading {
     unsigned long long maxline; /* --max-line-length (0 = default) */
     tw_optset *fopts;           /* format options */
     bool fmt_opts;              /* a format option was given */
+    bool has_jitter;            /* --jitter was given */
+    int64_t jitter;             /* --jitter, ns */
 } cli_reading;
 
 /* False when out of memory (printed). */
@@ -102,6 +107,11 @@ int cli_reading_option(cli_parser *p, cli_reading *r, int id, const char *arg,
                        const char *name);
 /* Resolve -f, if given, to a readable format; false (printed) if it is not. */
 bool cli_reading_format(const char *cmd, cli_reading *r);
+/* The time jitter to tolerate on a thread: --jitter if given, else the
+ * largest of the inputs' formats (tw_format.jitter_ns). */
+int64_t cli_jitter(const cli_reading *r, const tw_source *src);
+/* Parse a duration option value ("1.5ms"); false on error (printed). */
+bool cli_parse_duration(const char *cmd, const char *opt, const char *v, int64_t *out);
 
 /* ---- diagnostics ---- */
 
@@ -121,6 +131,10 @@ size_t cli_diag_prefix(const tw_diag *d, char *buf, size_t n);
 void cli_diag_init(cli_diag *d, unsigned long long max);
 /* Print the "N more diagnostics not shown" note if any were hidden. */
 void cli_diag_finish(cli_diag *d);
+/* Read traces through one merged source, pair and aggregate into `prof`
+ * (stats.c; shared with compare).  TW_OK or TW_ERR (reported). */
+int cli_profile_inputs(char *const *paths, size_t n, const cli_reading *rd, cli_diag *diag,
+                       tw_profile *prof);
 /* Report a problem of the tool itself (not tied to an input). */
 void cli_error(const char *fmt, ...)
 #if defined(__GNUC__)

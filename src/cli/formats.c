@@ -54,6 +54,17 @@ int cmd_formats(int argc, char **argv) {
                f->flags & TW_FMT_BINARY ? "binary" : "text", (int)wext, exts(f, buf, sizeof buf),
                f->description);
     }
+    bool jitter = false;
+    for (size_t i = 0; i < tw_format_count(); i++) {
+        const tw_format *f = tw_format_at(i);
+        if (f->jitter_ns <= 0) continue;
+        if (!jitter)
+            printf("\nTime jitter: how far time may go back on one thread without a warning\n"
+                   "(stats, validate, compare; --jitter overrides; other formats: 0):\n");
+        jitter = true;
+        tw_duration_format(f->jitter_ns, buf, sizeof buf);
+        printf("  %-*s  %s\n", (int)wname, f->name, buf);
+    }
     /* two passes over the options: the width of the left column, then the lines */
     int wopt = 0;
     bool any = false;

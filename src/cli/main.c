@@ -250,6 +250,9 @@ int cli_reading_option(cli_parser *p, cli_reading *r, int id, const char *arg,
             return -1;
         }
         return 1;
+    case CLI_O_JITTER:
+        r->has_jitter = true;
+        return cli_parse_duration(p->cmd, "--jitter", arg, &r->jitter) ? 1 : -1;
     case CLI_UNKNOWN:
         if (!cli_format_option(p, r->fopts, name, arg)) return -1;
         r->fmt_opts = true;
@@ -271,6 +274,24 @@ bool cli_reading_format(const char *cmd, cli_reading *r) {
         return false;
     }
     return true;
+}
+
+int64_t cli_jitter(const cli_reading *r, const tw_source *src) {
+    if (r->has_jitter) return r->jitter;
+    int64_t j = 0;
+    for (size_t i = 0; i < tw_source_input_count(src); i++) {
+        const tw_format *f = tw_source_input_format(src, i);
+        if (f->jitter_ns > j) j = f->jitter_ns;
+    }
+    return j;
+}
+
+bool cli_parse_duration(const char *cmd, const char *opt, const char *v, int64_t *out) {
+    if (tw_duration_parse(v, out)) return true;
+    cli_usage_error(cmd, "option '%s' expects a duration with its unit (ns, us, ms, s), as in "
+                         "'1.5ms'; got '%s'",
+                    opt, v);
+    return false;
 }
 
 bool cli_parse_count(const char *cmd, const char *opt, const char *v, unsigned long long *out) {

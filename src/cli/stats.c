@@ -10,6 +10,7 @@ enum { O_BY = 1, O_SORT, O_TOP, O_FORMAT, O_SCOPE, O_PID, O_TID, O_MERGE, O_OUTP
 
 static const cli_opt opts[] = {
     CLI_READING_OPTS,
+    CLI_JITTER_OPT,
     {"by", 0, true, O_BY},
     {"sort", 0, true, O_SORT},
     {"top", 0, true, O_TOP},
@@ -46,6 +47,8 @@ static void help(void) {
            "      --pid N              only scopes of process N\n"
            "      --tid N              only scopes of thread N (in any process)\n"
            "      --merge              the FILEs are JSON reports to combine\n"
+           "      --jitter DURATION    time may go back this much on a thread without a\n"
+           "                           warning (default: the format's, see 'formats')\n"
            "  -o, --output FILE        write to FILE instead of standard output\n"
            "      --max-diagnostics N  print at most N diagnostics (default 100; 0 = all)\n"
            "      --max-line-length N  skip lines longer than N bytes (default 67108864)\n"
@@ -64,9 +67,8 @@ static void help(void) {
 }
 
 /* Read the inputs, pair and aggregate; fill the profile. */
-static int profile_inputs(char *const *paths, size_t n, const tw_format *fin,
-                          const tw_optset *fopts, size_t maxline, cli_diag *diag,
-                          tw_profile *prof) {
+int cli_profile_inputs(char *const *paths, size_t n, const cli_reading *rd, cli_diag *diag,
+                       tw_profile *prof) {
     tw_strtab *strtab = tw_strtab_new();
     tw_stats *stats = tw_stats_new(&diag->sink);
     tw_source *src = NULL;
@@ -75,9 +77,11 @@ static int profile_inputs(char *const *paths, size_t n, const tw_format *fin,
         cli_error("out of memory");
         goto done;
     }
-    tw_source_opts so = {.format = fin, .opts = fopts, .input = {.max_line = maxline}};
+    tw_source_opts so = {.format = rd->format, .opts = rd->fopts,
+                         .input = {.max_line = (size_t)rd->maxline}};
     if (tw_source_open((const char *const *)paths, n, &so, strtab, &diag->sink, &src) != TW_OK)
         goto done;
+    tw_stats_set_jitter(stats, cli_jitter(rd, src));
     tw_event ev;
     int r;
     while ((r = tw_source_next(src, &ev)) == TW_OK)
@@ -179,8 +183,9 @@ int cmd_stats(int argc, char **argv) {
     }
     diag.max = rd.maxdiag;
     if (!cli_reading_format("stats", &rd)) goto out;
-    if (merge && (rd.from || rd.fmt_opts)) {
-        cli_usage_error("stats", "--merge reads JSON reports; -f and format options do not apply");
+    if (merge && (rd.from || rd.fmt_opts || rd.has_jitter)) {
+        cli_usage_error("stats", "--merge reads JSON reports; -f, --jitter and format options do "
+                                 "not apply");
         goto out;
     }
     if (format < 0) {  /* from the -o file's extension */
@@ -209,8 +214,7 @@ int cmd_stats(int argc, char **argv) {
     size_t npaths = nfiles ? (size_t)nfiles : 1;
 
     if ((merge ? merge_reports(paths, npaths, (size_t)rd.maxline, &diag, prof)
-               : profile_inputs(paths, npaths, rd.format, rd.fopts, (size_t)rd.maxline, &diag,
-                                prof)) != TW_OK)
+               : cli_profile_inputs(paths, npaths, &rd, &diag, prof)) != TW_OK)
         goto out;
     /* filter the rows per thread, before they are merged per scope; merged
      * reports must have rows per thread for --pid and --tid */

@@ -14,6 +14,7 @@ enum { FORM_TEXT, FORM_JSON, FORM_SARIF };
 
 static const cli_opt opts[] = {
     CLI_READING_OPTS,
+    CLI_JITTER_OPT,
     {"format", 0, true, O_FORMAT},
     {"strict", 0, false, O_STRICT},
     {"help", 'h', false, O_HELP},
@@ -35,6 +36,8 @@ static void help(void) {
            "                           json: JSON Lines, one object per problem;\n"
            "                           sarif: one SARIF 2.1.0 log (for code scanning)\n"
            "      --strict             warnings fail the check too\n"
+           "      --jitter DURATION    time may go back this much on a thread without a\n"
+           "                           warning (default: the format's, see 'formats')\n"
            "      --max-diagnostics N  report at most N problems (default 0: all)\n"
            "      --max-line-length N  skip lines longer than N bytes (default 67108864)\n"
            "  -h, --help               show this help and exit\n"
@@ -209,6 +212,7 @@ static bool check(const char *path, const cli_reading *rd, validator *v) {
     tw_source_opts so = {.format = rd->format, .opts = rd->fopts,
                          .input = {.max_line = (size_t)rd->maxline}};
     if (tw_source_open(&path, 1, &so, strtab, &v->sink, &src) != TW_OK) goto done;
+    tw_stats_set_jitter(stats, cli_jitter(rd, src));
     tw_event ev;
     int r;
     while ((r = tw_source_next(src, &ev)) == TW_OK)

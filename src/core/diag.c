@@ -92,6 +92,16 @@ static const tw_rule_info rules[TW_RULE_COUNT] = {
                             "a StackTrack record names a file that no FLOC defines"},
     [TW_R_ST_TIME_BASE] = {"stacktrack-time-base", TW_SEV_WARNING,
                            "StackTrack hits without a usable time base (raw clock ticks)"},
+    [TW_R_RTL_NO_TRAILER] = {"rtl-no-trailer", TW_SEV_WARNING,
+                             "an RTL log ends without its 'closing log file' trailer"},
+    [TW_R_CP_UNKNOWN_THREAD] = {"cp-unknown-thread", TW_SEV_WARNING,
+                                "a CoreProfiler record names a thread that was never created"},
+    [TW_R_ST_SEQUENCE] = {"stacktrack-sequence", TW_SEV_WARNING,
+                          "StackTrack sequence numbers of a process go backwards"},
+    [TW_R_T1_ORDER] = {"text1-order", TW_SEV_WARNING,
+                       "a Text1 area's entry, exit, suspend and resume are out of order"},
+    [TW_R_STATS_MISMATCH] = {"stats-mismatch", TW_SEV_WARNING,
+                             "a log's own statistics disagree with the computed ones"},
 };
 
 static const char *const sev_names[TW_SEV_COUNT] = {"note", "warning", "error"};

@@ -1,4 +1,8 @@
 /* Time conversion between the trace clocks and integer nanoseconds. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tracewright/event.h"
 #include "util.h"
 
 int64_t tw_floor_div(int64_t v, int64_t unit) {
@@ -32,4 +36,63 @@ bool tw_muldiv_i64(int64_t v, int64_t mul, int64_t div, int64_t *out) {
     if (q > INT64_MAX || q < INT64_MIN) return false;
     *out = (int64_t)q;
     return true;
+}
+
+void tw_duration_format(int64_t v, char *buf, size_t n) {
+    const char *sign = v < 0 ? "-" : "";
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    static const struct {
+        uint64_t step;  /* ns in the third decimal of the unit */
+        const char *unit;
+    } units[] = {{1000000, "s"}, {1000, "ms"}, {1, "\xc2\xb5s"}};
+    for (size_t i = 0; i < 3; i++) {
+        /* rounded first, so that 999.9996 ms shows as 1.000 s */
+        uint64_t q = u / units[i].step + (u % units[i].step >= (units[i].step + 1) / 2);
+        if (q < 1000) continue;
+        snprintf(buf, n, "%s%llu.%03llu %s", sign, (unsigned long long)(q / 1000),
+                 (unsigned long long)(q % 1000), units[i].unit);
+        return;
+    }
+    snprintf(buf, n, "%s%llu ns", sign, (unsigned long long)u);
+}
+
+bool tw_duration_parse(const char *s, int64_t *ns) {
+    static const struct {
+        const char *unit;
+        int64_t scale;
+    } units[] = {{"ns", 1},         {"us", TW_NS_PER_US}, {"\xc2\xb5s", TW_NS_PER_US},
+                 {"ms", TW_NS_PER_MS}, {"s", TW_NS_PER_S}};
+    uint64_t whole = 0, frac = 0, fdiv = 1;
+    const char *p = s;
+    if (*p < '0' || *p > '9') return false;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (whole > (UINT64_MAX - 9) / 10) return false;
+        whole = whole * 10 + (uint64_t)(*p - '0');
+    }
+    if (*p == '.') {
+        p++;
+        if (*p < '0' || *p > '9') return false;
+        for (; *p >= '0' && *p <= '9'; p++) {
+            if (fdiv >= UINT64_C(1000000000)) continue;  /* below 1 ns in any unit */
+            frac = frac * 10 + (uint64_t)(*p - '0');
+            fdiv *= 10;
+        }
+    }
+    if (*p == '\0') {  /* a bare number is allowed for 0 only: a unit is needed */
+        if (whole || frac) return false;
+        *ns = 0;
+        return true;
+    }
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (strcmp(p, units[i].unit) != 0) continue;
+        uint64_t sc = (uint64_t)units[i].scale;
+        if (whole > (uint64_t)INT64_MAX / sc) return false;
+        uint64_t v = whole * sc;
+        /* the fraction, rounded to the nearest ns: frac * sc / fdiv */
+        uint64_t f = (frac * sc + fdiv / 2) / fdiv;  /* frac < 1e9, sc <= 1e9 fits */
+        if (v > (uint64_t)INT64_MAX - f) return false;
+        *ns = (int64_t)(v + f);
+        return true;
+    }
+    return false;
 }

@@ -217,6 +217,8 @@ typedef struct cp_frame {
 typedef struct cp_thread {
     uint64_t iid, tid;  /* tid: the OS thread id once bound, else iid */
     bool bound;
+    bool created;       /* by a thr crt record */
+    bool reported;      /* used without thr crt: reported once */
     const tw_str *thread_id;  /* CoreCLR ThreadID from thr crt, as written */
     cp_frame *stack;
     size_t depth, cap;
@@ -420,6 +422,19 @@ static cp_thread *thread_get(cp_reader *r, uint64_t iid, const tw_loc *loc) {
     return t;
 }
 
+/* A thread that a record refers to by internal id: known from a thr crt
+ * (else reported once, and made up); NULL when out of memory. */
+static cp_thread *thread_ref(cp_reader *r, uint64_t iid, const tw_loc *loc) {
+    cp_thread *t = thread_get(r, iid, loc);
+    if (t && !t->created && !t->reported) {
+        t->reported = true;
+        tw_report(r->ctx.diag, TW_R_CP_UNKNOWN_THREAD, loc,
+                  "thread 0x%llX has no 'thr crt' record; its events are kept under that id",
+                  (unsigned long long)iid);
+    }
+    return t;
+}
+
 /* The thread field of JIT and GC records: decimal = OS thread id, 0x = internal id. */
 static bool need_thread(cp_reader *r, const tw_line *l, cur *c, uint64_t *tid) {
     tok t;
@@ -430,7 +445,8 @@ static bool need_thread(cp_reader *r, const tw_line *l, cur *c, uint64_t *tid) {
         return true;
     }
     if (parse_hex(t.s, t.n, &v)) {
-        cp_thread *th = tw_u64map_get(&r->threads, v);
+        tw_loc tl = tw_text_loc(r->file, l, t.col);
+        cp_thread *th = thread_ref(r, v, &tl);
         *tid = th ? th->tid : v;
         return true;
     }
@@ -555,7 +571,7 @@ static void rec_cpu(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc, b
     extra_fields(r, l, c);
     uint64_t tid = 0;
     if (thread) {
-        cp_thread *t = tw_u64map_get(&r->threads, iid);
+        cp_thread *t = thread_ref(r, iid, loc);
         tid = t ? t->tid : iid;
     }
     tw_event *e = emit(r, TW_COUNTER, thread ? r->n_thr_cpu : r->n_proc_cpu, tid,
@@ -583,7 +599,10 @@ static void rec_thr(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
         if (!need_hex(r, l, c, &b, "thread internal id")) return;
         extra_fields(r, l, c);
         cp_thread *t = thread_get(r, b, loc);
-        if (t) t->thread_id = intern(r, id.s, id.n, loc);
+        if (t) {
+            t->thread_id = intern(r, id.s, id.n, loc);
+            t->created = true;
+        }
         return;
     }
     if (sub == 'a') { /* aos IID OSTID */
@@ -591,7 +610,7 @@ static void rec_thr(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
             !need_num(r, l, c, &b, "OS thread id", tw_parse_u64, "%s is not a decimal number"))
             return;
         extra_fields(r, l, c);
-        cp_thread *t = thread_get(r, a, loc);
+        cp_thread *t = thread_ref(r, a, loc);
         if (!t || (t->bound && t->tid == b)) return;
         size_t depth = t->depth;
         int64_t ts = now(r);
@@ -618,7 +637,7 @@ static void rec_thr(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
         *c = save;
     }
     extra_fields(r, l, c);
-    cp_thread *t = tw_u64map_get(&r->threads, a);
+    cp_thread *t = thread_ref(r, a, loc);
     if (t) end_frames(r, t, 0, now(r), loc);
 }
 
@@ -861,7 +880,7 @@ static void rec_sam(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
     if (!need_ms(r, l, c, &ms)) return;
     if (l->s[4] == 'm') {
         if (!check_items(r, l, c, 'm')) return;
-        cp_thread *t = thread_get(r, iid, loc);
+        cp_thread *t = thread_ref(r, iid, loc);
         if (t) emit_items(r, c, 'm', t->tid, record_time(r, ms), loc, t);
         return;
     }
@@ -894,7 +913,7 @@ static void rec_sam(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
         r->pf[nf].ip = fk == 2 ? f[1] : (tok){0};
         nf++;
     }
-    cp_thread *th = thread_get(r, iid, loc);
+    cp_thread *th = thread_ref(r, iid, loc);
     if (!th) return;
     int64_t ts = record_time(r, ms);
     size_t depth = th->depth;

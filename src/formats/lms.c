@@ -364,6 +364,7 @@ static const tw_format lms_format = {
     .write_event = lms_event,
     .write_end = lms_end,
     .write_free = lms_free,
+    .jitter_ns = 100 * TW_NS_PER_US, /* see the format's spec and docs/formats/lms.md */
 };
 
 TW_FORMAT_EXPORT(lms, lms_format)

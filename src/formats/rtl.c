@@ -86,10 +86,14 @@ typedef struct rtl_reader {
     uint32_t pid;
     /* header */
     bool have_open, have_corr, have_pid_line;
+    bool header_seen;      /* a header line, even a malformed one */
     uint64_t header_line;  /* of the 'opening' or 'corresponding' line */
     int64_t open_ns;
     uint64_t corr_ms;
     bool seen_record;
+    /* trailer: the last line was 'closing log file at', and the last line */
+    bool closed;
+    uint64_t last_line;
     /* timer wrap-around */
     bool have_prev;
     uint64_t prev_ms, wrap_ms;
@@ -321,6 +325,10 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
     const char *s = l->s;
     size_t n = l->len;
     tw_loc loc = tw_text_loc(r->file, l, 0);
+    if (starts_with(s, n, OPENING, LIT_LEN(OPENING)) ||
+        starts_with(s, n, CORRESPONDING, LIT_LEN(CORRESPONDING)) ||
+        starts_with(s, n, PROCESS, LIT_LEN(PROCESS)))
+        r->header_seen = true;
     if (starts_with(s, n, OPENING, LIT_LEN(OPENING))) {
         size_t p = LIT_LEN(OPENING);
         uint64_t secs, frac = 0;
@@ -407,6 +415,7 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
         size_t k = tw_scan_u64(s + p, n - p, &ms, &ovf);
         bool reopen = k && starts_with(s + p + k, n - p - k, OPENING, LIT_LEN(OPENING));
         if (!k || (p + k != n && !reopen)) {
+            r->closed = true;  /* malformed, but a trailer */
             loc = tw_text_loc(r->file, l, p);
             tw_report(r->ctx.diag, TW_R_BAD_RECORD, &loc,
                       "malformed 'closing log file at' line (expected 'closing log file at "
@@ -422,6 +431,7 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
             e->name = r->meta_end;
             e->loc = loc;
         }
+        r->closed = !reopen;
         if (reopen) {  /* "closing log file at Topening log file ..." */
             tw_loc rloc = tw_text_loc(r->file, l, p + k);
             tw_report(r->ctx.diag, TW_R_RTL_REOPENED, &rloc, "%s", reopened_text(r));
@@ -434,6 +444,8 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
 /* Produce the events of one line into the queue. */
 static void process_line(rtl_reader *r, const tw_line *l) {
     if (l->len == 0) return;
+    r->closed = false;  /* unless this is the trailer */
+    r->last_line = l->no;
     if (header_line(r, l, false)) return;
     parse_record(r, l, 0, false);
 }
@@ -465,6 +477,7 @@ static int rtl_open(const tw_read_ctx *ctx, void **state) {
     int rc;
     while ((rc = tw_input_getline(r->ctx.in, &l)) == 1) {
         if (l.len == 0) continue;
+        r->last_line = l.no;
         if (starts_with(l.s, l.len, CLOSING, LIT_LEN(CLOSING)) ||
             !header_line(r, &l, true)) {
             r->held = l;
@@ -475,6 +488,14 @@ static int rtl_open(const tw_read_ctx *ctx, void **state) {
     if (rc < 0) {
         free(r);
         return TW_ERR;
+    }
+    if (r->have_held && !r->header_seen) {
+        /* the 'Process id is' line is always written: a log without a header
+         * lost its start */
+        tw_loc loc = tw_text_loc(r->file, &r->held, 0);
+        tw_report(r->ctx.diag, TW_R_RTL_HEADER, &loc,
+                  "the log has no header (no 'Process id is' line); the process id is %s",
+                  ctx->info->has_pid ? "taken from the file name" : "unknown (0)");
     }
     if (r->have_open && r->have_corr) {
         ctx->info->has_origin = true;
@@ -513,6 +534,13 @@ static int rtl_next(void *state, tw_event *ev) {
         if (rc == 0) {
             flush_split(r);
             if (r->qn) continue;
+            if (r->last_line && !r->closed) {
+                tw_loc loc = {.file = r->file, .kind = TW_LOC_TEXT, .line = r->last_line};
+                tw_report(r->ctx.diag, TW_R_RTL_NO_TRAILER, &loc,
+                          "the log ends without its 'closing log file at' trailer: the process "
+                          "crashed or was killed, or the file was cut");
+                r->closed = true;
+            }
             return TW_EOF;
         }
         process_line(r, &l);
@@ -705,6 +733,7 @@ static const tw_format rtl_format = {
     .write_event = rtl_event,
     .write_end = rtl_end,
     .write_free = rtl_free,
+    .jitter_ns = 5 * TW_NS_PER_MS, /* see the format's spec and docs/formats/rtl.md */
 };
 
 TW_FORMAT_EXPORT(rtl, rtl_format)

@@ -22,6 +22,7 @@ typedef struct thread {
     size_t depth, cap;
     bool have_ts;
     int64_t last_ts;      /* the latest time seen on the thread */
+    int64_t high;         /* the latest time since the last backwards report */
     int64_t preempt;      /* preempted time so far */
     bool suspended;       /* a suspend waits to be told call or preemption */
     int64_t suspend_ts;
@@ -30,6 +31,8 @@ typedef struct thread {
 struct tw_pairing {
     tw_pairing_hooks hooks;
     tw_diag_sink *diag;
+    int64_t jitter;       /* tolerated inversion on a thread, ns */
+    bool late;            /* the current event was reported as going backwards */
     thread *threads;
     size_t nthreads, cap;
     /* (pid, tid) -> thread index + 1, open addressing */
@@ -46,6 +49,14 @@ tw_pairing *tw_pairing_new(const tw_pairing_hooks *hooks, tw_diag_sink *diag) {
     if (hooks) p->hooks = *hooks;
     p->diag = diag;
     return p;
+}
+
+void tw_pairing_set_jitter(tw_pairing *p, int64_t ns) { p->jitter = ns > 0 ? ns : 0; }
+
+/* Whether a step back of `back` ns (> 0) on a thread is to be reported:
+ * beyond the jitter, and not already reported for the current event. */
+static bool worth_reporting(const tw_pairing *p, int64_t back) {
+    return !p->late && back > p->jitter;
 }
 
 void tw_pairing_free(tw_pairing *p) {
@@ -141,9 +152,12 @@ static void close_top(tw_pairing *p, thread *t, int64_t end, tw_close_how how,
     if (end < f->begin) {
         int64_t early;
         if (!tw_sub_i64(f->begin, end, &early)) early = INT64_MAX;
-        tw_report(p->diag, TW_R_TIME_BACKWARDS, end_loc && end_loc->kind ? end_loc : &f->loc,
-                  "scope '%.*s' ends %lld ns before it begins; its duration counts as 0",
-                  NAME_ARGS(f->name), (long long)early);
+        if (worth_reporting(p, early)) {
+            tw_report(p->diag, TW_R_TIME_BACKWARDS, end_loc && end_loc->kind ? end_loc : &f->loc,
+                      "scope '%.*s' ends %lld ns before it begins; its duration counts as 0",
+                      NAME_ARGS(f->name), (long long)early);
+            p->late = true;
+        }
         end = f->begin;
     }
     if (!tw_sub_i64(end, f->begin, &tm.call)) tm.call = INT64_MAX;
@@ -178,6 +192,7 @@ static int begin(tw_pairing *p, thread *t, const tw_event *ev) {
     f->depth = t->depth;
     f->preempt0 = t->preempt;
     f->thread = (uint32_t)(t - p->threads);
+    f->late = p->late;
     t->depth++;
     if (p->hooks.open) p->hooks.open(p->hooks.user, f);
     return TW_OK;
@@ -212,6 +227,72 @@ static void end(tw_pairing *p, thread *t, const tw_event *ev) {
     close_top(p, t, ev->ts, TW_CLOSED_BY_END, &ev->loc);
 }
 
+/* How far ev goes back on thread t beyond the jitter (0: not at all);
+ * keeps the thread's reference times. */
+static int64_t step_back(const tw_pairing *p, thread *t, const tw_event *ev, int64_t *high) {
+    if (!t->have_ts) {
+        t->last_ts = t->high = ev->ts;
+        t->have_ts = true;
+        return 0;
+    }
+    int64_t back = 0;
+    if (ev->ts < t->high && !tw_sub_i64(t->high, ev->ts, &back)) back = INT64_MAX;
+    *high = t->high;
+    if (back > p->jitter || ev->ts > t->high) t->high = ev->ts;  /* resynchronise after a report */
+    if (ev->ts > t->last_ts) t->last_ts = ev->ts;
+    return back > p->jitter ? back : 0;
+}
+
+static void report_back(tw_pairing *p, const tw_event *ev, int64_t back, int64_t high) {
+    tw_report(p->diag, TW_R_TIME_BACKWARDS, &ev->loc,
+              "time goes back %lld ns on thread %llu: %s of '%.*s' at %lld ns follows an event "
+              "at %lld ns",
+              (long long)back, (unsigned long long)ev->tid, tw_kind_name(ev->kind),
+              NAME_ARGS(ev->name), (long long)ev->ts, (long long)high);
+    p->late = true;
+}
+
+static void suspend_resume(tw_pairing *p, thread *t, const tw_event *ev) {
+    if (!open_count(p, t, ev->name)) {
+        tw_report(p->diag, TW_R_UNMATCHED_SUSPEND, &ev->loc,
+                  "%s of '%.*s' matches no open scope on thread %llu; ignored",
+                  ev->kind == TW_SUSPEND ? "suspend" : "resume", NAME_ARGS(ev->name),
+                  (unsigned long long)ev->tid);
+    } else if (ev->kind == TW_SUSPEND) {
+        if (t->suspended) return;
+        int64_t top = t->stack[t->depth - 1].begin, early;
+        if (ev->ts < top) {
+            if (!tw_sub_i64(top, ev->ts, &early)) early = INT64_MAX;
+            if (early > p->jitter) {
+                if (!p->late)
+                    tw_report(p->diag, TW_R_TIME_BACKWARDS, &ev->loc,
+                              "suspend of '%.*s' comes %lld ns before the begin of the running "
+                              "scope; ignored",
+                              NAME_ARGS(ev->name), (long long)early);
+                p->late = true;
+                return;
+            }
+        }
+        t->suspended = true;
+        t->suspend_ts = ev->ts < top ? top : ev->ts;  /* within the jitter */
+    } else if (t->suspended) {  /* resumed without a call: preemption */
+        t->suspended = false;
+        int64_t gap;
+        if (!tw_sub_i64(ev->ts, t->suspend_ts, &gap)) gap = INT64_MAX;
+        if (gap < 0) {
+            if (worth_reporting(p, -gap)) {
+                tw_report(p->diag, TW_R_TIME_BACKWARDS, &ev->loc,
+                          "resume of '%.*s' comes %lld ns before its suspend; no preemption "
+                          "counted",
+                          NAME_ARGS(ev->name), (long long)-gap);
+                p->late = true;
+            }
+        } else if (!tw_add_i64(t->preempt, gap, &t->preempt)) {
+            t->preempt = INT64_MAX;
+        }
+    }
+}
+
 int tw_pairing_event(tw_pairing *p, const tw_event *ev) {
     if (ev->kind == TW_META) return TW_OK;  /* not on a thread's timeline */
     thread *t = thread_of(p, ev->pid, ev->tid);
@@ -219,53 +300,26 @@ int tw_pairing_event(tw_pairing *p, const tw_event *ev) {
         tw_report(p->diag, TW_R_OUT_OF_MEMORY, &ev->loc, "out of memory for threads");
         return TW_ERR;
     }
-    if (!t->have_ts || ev->ts > t->last_ts) t->last_ts = ev->ts;
-    t->have_ts = true;
+    int64_t high = 0, back = step_back(p, t, ev, &high);
+    p->late = false;
+    int rc = TW_OK;
     switch (ev->kind) {
     case TW_BEGIN:
+        /* a begin has nothing more specific to say (its frame carries `late`) */
+        if (back) report_back(p, ev, back, high);
         t->suspended = false;  /* a suspend followed by a begin is a call */
         return begin(p, t, ev);
     case TW_END:
         t->suspended = false;
         end(p, t, ev);
-        return TW_OK;
+        break;
     case TW_SUSPEND:
-    case TW_RESUME:
-        if (!open_count(p, t, ev->name)) {
-            tw_report(p->diag, TW_R_UNMATCHED_SUSPEND, &ev->loc,
-                      "%s of '%.*s' matches no open scope on thread %llu; ignored",
-                      ev->kind == TW_SUSPEND ? "suspend" : "resume", NAME_ARGS(ev->name),
-                      (unsigned long long)ev->tid);
-        } else if (ev->kind == TW_SUSPEND) {
-            if (!t->suspended) {
-                int64_t top = t->stack[t->depth - 1].begin;
-                if (ev->ts < top) {
-                    tw_report(p->diag, TW_R_TIME_BACKWARDS, &ev->loc,
-                              "suspend of '%.*s' comes before the begin of the running scope; "
-                              "ignored",
-                              NAME_ARGS(ev->name));
-                    return TW_OK;
-                }
-                t->suspended = true;
-                t->suspend_ts = ev->ts;
-            }
-        } else if (t->suspended) {  /* resumed without a call: preemption */
-            t->suspended = false;
-            int64_t gap;
-            if (!tw_sub_i64(ev->ts, t->suspend_ts, &gap)) gap = INT64_MAX;
-            if (gap < 0) {
-                tw_report(p->diag, TW_R_TIME_BACKWARDS, &ev->loc,
-                          "resume of '%.*s' comes %lld ns before its suspend; no preemption "
-                          "counted",
-                          NAME_ARGS(ev->name), (long long)-gap);
-            } else if (!tw_add_i64(t->preempt, gap, &t->preempt)) {
-                t->preempt = INT64_MAX;
-            }
-        }
-        return TW_OK;
-    default:
-        return TW_OK;
+    case TW_RESUME: suspend_resume(p, t, ev); break;
+    default: break;
     }
+    /* the general report, unless a more specific one was made */
+    if (back && !p->late) report_back(p, ev, back, high);
+    return rc;
 }
 
 int tw_pairing_finish(tw_pairing *p) {

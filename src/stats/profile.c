@@ -296,26 +296,6 @@ static int64_t span_of(const tw_profile *p) {
 
 /* ---- table ----------------------------------------------------------------- */
 
-/* A duration with a unit chosen for its size: "950 ns", "1.234 µs",
- * "12.500 ms", "3.000 s"; three decimals, rounded to nearest. */
-static void fmt_dur(char *buf, size_t n, int64_t v) {
-    const char *sign = v < 0 ? "-" : "";
-    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    static const struct {
-        uint64_t step;  /* ns in the third decimal of the unit */
-        const char *unit;
-    } units[] = {{1000000, "s"}, {1000, "ms"}, {1, "\xc2\xb5s"}};
-    for (size_t i = 0; i < 3; i++) {
-        /* rounded first, so that 999.9996 ms shows as 1.000 s */
-        uint64_t q = u / units[i].step + (u % units[i].step >= (units[i].step + 1) / 2);
-        if (q < 1000) continue;
-        snprintf(buf, n, "%s%llu.%03llu %s", sign, (unsigned long long)(q / 1000),
-                 (unsigned long long)(q % 1000), units[i].unit);
-        return;
-    }
-    snprintf(buf, n, "%s%llu ns", sign, (unsigned long long)u);
-}
-
 /* Per mille of the span, as "24.6%"; "-" without a span. */
 static void fmt_pct(char *buf, size_t n, int64_t v, int64_t span) {
     if (span <= 0) {
@@ -357,7 +337,7 @@ static void write_table(const tw_profile *p, tw_output *o) {
         tw_out_printf(o, " (%s)\n", p->inputs[i].format);
     }
     if (p->ninputs > shown) tw_out_printf(o, "input:  ... and %zu more\n", p->ninputs - shown);
-    fmt_dur(buf, sizeof buf, span);
+    tw_duration_format(span, buf, sizeof buf);
     tw_out_printf(o, "span:   %s   events: %llu   threads: %llu   scopes: %zu", buf,
                   (unsigned long long)p->events, (unsigned long long)p->threads,
                   p->grouped > p->n ? p->grouped : p->n);
@@ -380,13 +360,13 @@ static void write_table(const tw_profile *p, tw_output *o) {
         char(*c)[40] = cells[i];
         snprintf(c[0], 40, "%llu", (unsigned long long)r->count);
         snprintf(c[1], 40, "%llu", (unsigned long long)r->incomplete);
-        fmt_dur(c[2], 40, r->net.total);
+        tw_duration_format(r->net.total, c[2], 40);
         fmt_pct(c[3], 40, r->net.total, span);
-        fmt_dur(c[4], 40, r->gross.total);
-        fmt_dur(c[5], 40, r->call.total);
-        fmt_dur(c[6], 40, tw_stat_avg(&r->net));
-        fmt_dur(c[7], 40, r->net.min);
-        fmt_dur(c[8], 40, r->net.max);
+        tw_duration_format(r->gross.total, c[4], 40);
+        tw_duration_format(r->call.total, c[5], 40);
+        tw_duration_format(tw_stat_avg(&r->net), c[6], 40);
+        tw_duration_format(r->net.min, c[7], 40);
+        tw_duration_format(r->net.max, c[8], 40);
         snprintf(c[9], 40, "%lu", (unsigned long)r->pid);
         snprintf(c[10], 40, "%llu", (unsigned long long)r->tid);
         for (size_t k = 0; k < ncols; k++)

@@ -24,6 +24,7 @@ struct tw_stats {
     uint64_t events;
     bool have_bounds;
     int64_t first, last;
+    int64_t jitter;
     bool failed;
 };
 
@@ -88,6 +89,7 @@ static int64_t interval(tw_stats *s, const tw_frame *f, int64_t since, const cha
     int64_t d;
     if (!tw_sub_i64(f->begin, since, &d)) d = f->begin < since ? INT64_MIN : INT64_MAX;
     if (d >= 0) return d;
+    if (f->late || (d != INT64_MIN && -d <= s->jitter)) return 0;  /* reported, or jitter */
     tw_report(s->diag, TW_R_TIME_BACKWARDS, &f->loc,
               "entry of '%.*s' comes %lld ns before its previous %s; the interval counts as 0",
               (int)(f->name->len > 200 ? 200 : f->name->len), f->name->s,
@@ -145,6 +147,11 @@ tw_stats *tw_stats_new(tw_diag_sink *diag) {
         return NULL;
     }
     return s;
+}
+
+void tw_stats_set_jitter(tw_stats *s, int64_t ns) {
+    s->jitter = ns > 0 ? ns : 0;
+    tw_pairing_set_jitter(s->pairing, s->jitter);
 }
 
 void tw_stats_free(tw_stats *s) {

@@ -69,9 +69,13 @@ typedef struct tu_diags {
     tw_severity sev[TU_MAX_DIAGS];
     uint64_t line[TU_MAX_DIAGS], col[TU_MAX_DIAGS];
     char msg[TU_MAX_DIAGS][640];
+    const char *skip[4];  /* rule ids not recorded (see tu_diags_skip) */
 } tu_diags;
 
 void tu_diags_init(tu_diags *d);
+/* Do not record diagnostics of rule `id` (for snippets that are
+ * deliberately incomplete, such as RTL logs without their trailer). */
+void tu_diags_skip(tu_diags *d, const char *id);
 /* Index of the first diagnostic with this rule id, or -1. */
 int tu_diag_find(const tu_diags *d, const char *rule);
 

@@ -6,6 +6,8 @@
 
 static void record(void *user, const tw_diag *d) {
     tu_diags *td = user;
+    for (size_t i = 0; i < sizeof td->skip / sizeof td->skip[0] && td->skip[i]; i++)
+        if (strcmp(td->skip[i], d->rule_id) == 0) return;
     if (td->n >= TU_MAX_DIAGS) return;
     td->rule[td->n] = d->rule_id;
     td->sev[td->n] = d->severity;
@@ -19,6 +21,12 @@ void tu_diags_init(tu_diags *d) {
     memset(d, 0, sizeof *d);
     d->sink.fn = record;
     d->sink.user = d;
+}
+
+void tu_diags_skip(tu_diags *d, const char *id) {
+    size_t i = 0;
+    while (i < sizeof d->skip / sizeof d->skip[0] - 1 && d->skip[i]) i++;
+    d->skip[i] = id;
 }
 
 int tu_diag_find(const tu_diags *d, const char *rule) {

@@ -353,3 +353,32 @@ void test_grow(void) {
     CHECK(v == before && cap == 1024 && v[999] == 999);
     free(v);
 }
+
+void test_durations(void) {
+    static const struct {
+        const char *s;
+        int64_t ns;
+    } good[] = {{"0", 0},           {"100ns", 100},         {"250us", 250000},
+                {"250\xc2\xb5s", 250000}, {"1.5ms", 1500000}, {"2s", 2000000000},
+                {"0.0000000009s", 0}, {"0.0000000019s", 1}, {"1.2345678912ms", 1234568},
+                {"9223372036854775807ns", INT64_MAX}, {"9223372036.854775807s", INT64_MAX}};
+    static const char *const bad[] = {"", "5", "ms", "1.ms", ".5ms", "-1ms", "1 ms", "1m",
+                                      "1.5", "9223372036854775808ns", "9223372037s",
+                                      "99999999999999999999s"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        int64_t v = -1;
+        CHECK(tw_duration_parse(good[i].s, &v));
+        CHECK_EQ_I(v, good[i].ns);
+    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int64_t v;
+        if (tw_duration_parse(bad[i], &v)) tu_fail(__FILE__, __LINE__, "accepted '%s'", bad[i]);
+    }
+    char buf[32];
+    tw_duration_format(950, buf, sizeof buf);
+    CHECK_STR(buf, "950 ns");
+    tw_duration_format(-1234, buf, sizeof buf);
+    CHECK_STR(buf, "-1.234 \xc2\xb5s");
+    tw_duration_format(999999600, buf, sizeof buf);
+    CHECK_STR(buf, "1.000 s");
+}

@@ -4,9 +4,16 @@
 
 #include "harness.h"
 
+/* Most snippets are parts of a log: no trailer (and often no header) */
+static void snippet_diags(tu_diags *d, bool has_header) {
+    tu_diags_init(d);
+    tu_diags_skip(d, "rtl-no-trailer");
+    if (!has_header) tu_diags_skip(d, "rtl-header");
+}
+
 void test_rtl_header(void) {
     tu_diags d;
-    tu_diags_init(&d);
+    snippet_diags(&d, true);
     tw_trace_info info;
     tu_event ev[8];
     int n = TU_READ_STR("rtl",
@@ -27,14 +34,14 @@ void test_rtl_header(void) {
     CHECK_EQ_U(d.n, 0);
 
     /* lines 1-2 missing: relative time only, no complaint */
-    tu_diags_init(&d);
+    snippet_diags(&d, true);
     n = TU_READ_STR("rtl", "Process id is 9\n000001 1 { a\n", &d, &info, ev, 8);
     CHECK_EQ_I(n, 1);
     CHECK(!info.has_origin);
     CHECK_EQ_U(d.n, 0);
 
     /* line 1 without line 2 */
-    tu_diags_init(&d);
+    snippet_diags(&d, true);
     n = TU_READ_STR("rtl", "opening log file 5.000001 seconds past January 1st 1970\n000001 1 { a\n",
                     &d, &info, ev, 8);
     CHECK_EQ_I(n, 1);
@@ -44,7 +51,7 @@ void test_rtl_header(void) {
     CHECK_STR(d.msg[0], "the header has an 'opening log file' line but no 'corresponding to' "
                         "line; absolute time is unknown");
     CHECK_EQ_U(d.line[0], 1);
-    tu_diags_init(&d);
+    snippet_diags(&d, true);
     n = TU_READ_STR("rtl", "Process id is 4\ncorresponding to 3 ms after timer start\n000001 1 { a\n",
                     &d, &info, ev, 8);
     CHECK_EQ_I(n, 1);
@@ -52,7 +59,7 @@ void test_rtl_header(void) {
     CHECK_EQ_U(d.line[0], 2); /* where the lone header line is */
 
     /* malformed header lines */
-    tu_diags_init(&d);
+    snippet_diags(&d, true);
     n = TU_READ_STR("rtl",
                     "opening log file abc seconds past January 1st 1970\n"
                     "corresponding to 12ms after timer start\n"
@@ -67,11 +74,43 @@ void test_rtl_header(void) {
     }
     CHECK_EQ_U(d.col[0], 18);
     CHECK(!info.has_pid);
+
+    /* no header at all: the process id line is always written */
+    tu_diags_init(&d);
+    n = TU_READ_STR("rtl", "\n000001 1 { a\nclosing log file at 000002", &d, &info, ev, 8);
+    CHECK_EQ_I(n, 2);
+    CHECK_EQ_U(d.n, 1);
+    CHECK_STR(d.rule[0], "rtl-header");
+    CHECK_STR(d.msg[0], "the log has no header (no 'Process id is' line); the process id is "
+                        "unknown (0)");
+    CHECK_EQ_U(d.line[0], 2);
+
+    /* no trailer: reported at the last line; a trailer that starts a new
+     * log ("closing log file at Topening log file ...") is not an end */
+    tu_diags_init(&d);
+    n = TU_READ_STR("rtl", "Process id is 9\n000001 1 { a\n000002 1 } a\n\n", &d, &info, ev, 8);
+    CHECK_EQ_I(n, 2);
+    CHECK_EQ_U(d.n, 1);
+    CHECK_STR(d.rule[0], "rtl-no-trailer");
+    CHECK_EQ_I(d.sev[0], TW_SEV_WARNING);
+    CHECK_STR(d.msg[0], "the log ends without its 'closing log file at' trailer: the process "
+                        "crashed or was killed, or the file was cut");
+    CHECK_EQ_U(d.line[0], 3);
+    tu_diags_init(&d);
+    n = TU_READ_STR("rtl",
+                    "Process id is 9\n000001 1 { a\nclosing log file at 000002"
+                    "opening log file 5.000001 seconds past January 1st 1970\n"
+                    "corresponding to 3 ms after timer start\nProcess id is 9\n000004 1 } a\n",
+                    &d, &info, ev, 8);
+    CHECK(tu_diag_find(&d, "rtl-no-trailer") >= 0);
+    tu_diags_init(&d);
+    n = TU_READ_STR("rtl", "Process id is 9\nclosing log file at 000002", &d, &info, ev, 8);
+    CHECK_EQ_U(d.n, 0);
 }
 
 void test_rtl_records(void) {
     tu_diags d;
-    tu_diags_init(&d);
+    snippet_diags(&d, false);
     tu_event ev[8];
     int n = TU_READ_STR("rtl",
                         "000000 1 { outer scope\n"
@@ -97,7 +136,7 @@ void test_rtl_records(void) {
 
 void test_rtl_messages(void) {
     tu_diags d;
-    tu_diags_init(&d);
+    snippet_diags(&d, false);
     tu_event ev[8];
     int n = TU_READ_STR("rtl",
                         "000001 2 | ctx : hello : world\n"   /* split at the first ' : ' */
@@ -130,7 +169,7 @@ void test_rtl_subscopes_option(void) {
                                "000002 2 | ctx : }lengthy calculation\n"
                                "000003 2 | ctx : {\n";
     tu_diags d;
-    tu_diags_init(&d);
+    snippet_diags(&d, true);
     tu_event ev[8];
     int n = tu_read("rtl", "t", text, sizeof text - 1, NULL, &d, NULL, ev, 8);
     CHECK_EQ_I(n, 3);
@@ -153,7 +192,7 @@ void test_rtl_subscopes_option(void) {
 
 void test_rtl_wraparound(void) {
     tu_diags d;
-    tu_diags_init(&d);
+    snippet_diags(&d, false);
     tu_event ev[8];
     /* the 32-bit millisecond timer wraps: 4294967290 -> 5 */
     int n = TU_READ_STR("rtl",
@@ -174,7 +213,7 @@ void test_rtl_wraparound(void) {
 
 void test_rtl_bad_lines(void) {
     tu_diags d;
-    tu_diags_init(&d);
+    snippet_diags(&d, false);
     tu_event ev[8];
     int n = TU_READ_STR("rtl",
                         "000001 1 { a\n"
@@ -200,7 +239,7 @@ void test_rtl_bad_lines(void) {
 
 void test_rtl_interleaved(void) {
     tu_diags d;
-    tu_diags_init(&d);
+    snippet_diags(&d, false);
     tu_event ev[8];
     /* thread 11 wrote its prefix, thread 12 a whole record, then 11 its text */
     int n = TU_READ_STR("rtl",
@@ -223,7 +262,7 @@ void test_rtl_interleaved(void) {
     CHECK_EQ_U(d.col[0], 19);
     CHECK_STR(d.msg[1], "line taken as the text of the message interrupted on line 1");
     /* the interrupted message never gets its text: emitted empty at the end */
-    tu_diags_init(&d);
+    snippet_diags(&d, false);
     n = TU_READ_STR("rtl", "000010 11 | ctx : 000011 12 | other : hi\n", &d, NULL, ev, 8);
     CHECK_EQ_I(n, 2);
     CHECK_STR(ev[0].cat, "other");
@@ -236,7 +275,7 @@ void test_rtl_interleaved(void) {
 void test_rtl_interleaved_deep(void) {
     /* records nested in messages nested in messages: no fixed limit */
     tu_diags d;
-    tu_diags_init(&d);
+    snippet_diags(&d, false);
     tu_event ev[16];
     int n = TU_READ_STR("rtl",
                         "000001 1 | a : 000002 1 | b : 000003 1 | c : 000004 1 | d : "
@@ -252,7 +291,7 @@ void test_rtl_interleaved_deep(void) {
     }
     CHECK_EQ_U(d.n, 4);
     /* a split left over from the line before, then three nested records */
-    tu_diags_init(&d);
+    snippet_diags(&d, false);
     n = TU_READ_STR("rtl",
                     "000001 1 | a : 000002 1 { y\n"
                     "000003 1 | a : 000004 1 | b : 000005 1 | c : 000006 1 { x\n",
@@ -267,7 +306,7 @@ void test_rtl_interleaved_deep(void) {
     char *big = malloc(reps * 16 + 32);
     for (size_t i = 0; i < reps; i++) len += (size_t)sprintf(big + len, "000001 1 | a : ");
     len += (size_t)sprintf(big + len, "end\n");
-    tu_diags_init(&d);
+    snippet_diags(&d, false);
     n = tu_read("rtl", "t", big, len, NULL, &d, NULL, ev, 16);
     CHECK_EQ_I(n, (int)reps);
     free(big);
@@ -276,7 +315,7 @@ void test_rtl_interleaved_deep(void) {
 void test_rtl_pid_from_name(void) {
     static const char text[] = "000001 1 { a\n";
     tu_diags d;
-    tu_diags_init(&d);
+    snippet_diags(&d, false);
     tw_trace_info info;
     tu_event ev[2];
     const char *p = tu_tempfile(0, "_1234.log", text, sizeof text - 1);
@@ -302,7 +341,7 @@ void test_rtl_pid_from_name(void) {
 
 void test_rtl_trailer_reopen(void) {
     tu_diags d;
-    tu_diags_init(&d);
+    snippet_diags(&d, true);
     tu_event ev[8];
     int n = TU_READ_STR("rtl",
                         "Process id is 5\n"
@@ -401,7 +440,7 @@ void test_writer_extremes(void) {
     if (out) CHECK_STR(out, "Process id is 0\n9223372036854 1 { a\n");
     tu_event ev[4];
     tu_diags rd;
-    tu_diags_init(&rd);
+    snippet_diags(&rd, true);
     CHECK_EQ_I(out ? tu_read("rtl", "t", out, len, NULL, &rd, NULL, ev, 4) : -1, 1);
     CHECK_EQ_I(ev[0].ts, INT64_C(9223372036854000000));
     CHECK_EQ_U(rd.n, 0);
@@ -413,7 +452,7 @@ void test_writer_extremes(void) {
     out = tu_convert(in, "lms", &d, &len);
     CHECK(out != NULL);
     if (out) CHECK_STR(out, "2,0,a\n0,0,9223372036854775\n1,0,-18446744073709550\n");
-    tu_diags_init(&rd);
+    snippet_diags(&rd, true);
     CHECK_EQ_I(out ? tu_read("lms", "t", out, len, NULL, &rd, NULL, ev, 4) : -1, 2);
     CHECK_EQ_I(ev[0].ts, INT64_C(9223372036854775000));
     CHECK_EQ_I(ev[1].ts, INT64_C(-9223372036854775000));

@@ -14,10 +14,12 @@ typedef struct run {
     tw_stats *stats;
 } run;
 
-static void feed(run *r, const char *script) {
+/* With a time jitter tolerated on each thread. */
+static void feed_j(run *r, int64_t jitter, const char *script) {
     tu_diags_init(&r->d);
     r->names = tw_strtab_new();
     r->stats = tw_stats_new(&r->d.sink);
+    tw_stats_set_jitter(r->stats, jitter);
     char buf[2048];
     snprintf(buf, sizeof buf, "%s", script);
     uint64_t line = 0;
@@ -45,6 +47,8 @@ static void feed(run *r, const char *script) {
     }
     CHECK_EQ_I(tw_stats_finish(r->stats), TW_OK);
 }
+
+static void feed(run *r, const char *script) { feed_j(r, 0, script); }
 
 static void done(run *r) {
     tw_stats_free(r->stats);
@@ -237,7 +241,8 @@ void test_stats_preemption(void) {
     CHECK_STAT(row(&r, 1, "a")->gross, 100, 100, 100, 100, 1);
     CHECK_STAT(row(&r, 1, "b")->gross, 20, 20, 20, 20, 1);
     CHECK_EQ_U(r.d.n, 2);
-    CHECK_STR(r.d.msg[0], "suspend of 'a' comes before the begin of the running scope; ignored");
+    CHECK_STR(r.d.msg[0], "suspend of 'a' comes 100 ns before the begin of the running scope; "
+                          "ignored");
     CHECK_STR(r.d.msg[1], "resume of 'b' comes 5 ns before its suspend; no preemption counted");
     done(&r);
     /* another thread's events do not end a suspension */
@@ -376,5 +381,38 @@ void test_profile_api(void) {
     tw_output_close(o2);
     tw_profile_free(p);
     tw_profile_free(q);
+    done(&r);
+}
+
+void test_stats_time_backwards(void) {
+    run r;
+    /* any event earlier than one before it on its thread: one report, then
+     * that event is the reference (the instant at 20 is not reported) */
+    feed(&r, "1 B a 0; 1 I x 50; 1 I y 10; 1 I z 20; 2 I w 5; 1 E a 60");
+    CHECK_EQ_U(r.d.n, 1);
+    CHECK_STR(r.d.rule[0], "time-goes-backwards");
+    CHECK_STR(r.d.msg[0], "time goes back 40 ns on thread 1: instant of 'y' at 10 ns follows an "
+                          "event at 50 ns");
+    CHECK_EQ_U(r.d.line[0], 3);
+    done(&r);
+    /* within the jitter (10 ns): no report; an end 5 ns before its begin
+     * counts as 0, a resume 3 ns before its suspend preempts nothing */
+    feed_j(&r, 10, "1 B a 100; 1 I x 95; 1 E a 97; 1 B b 200; 1 S b 210; 1 R b 207; 1 E b 230");
+    CHECK_EQ_U(r.d.n, 0);
+    CHECK_STAT(row(&r, 1, "a")->call, 0, 0, 0, 0, 1);
+    CHECK_STAT(row(&r, 1, "b")->gross, 30, 30, 30, 30, 1);
+    done(&r);
+    /* beyond it: the begin says how far time went back; the end, earlier
+     * than its own begin, says that instead of the general message */
+    feed_j(&r, 10, "1 B a 100; 1 E a 150; 1 B a 120; 1 E a 105");
+    CHECK_EQ_U(r.d.n, 2);
+    CHECK_STR(r.d.msg[0], "time goes back 30 ns on thread 1: begin of 'a' at 120 ns follows an "
+                          "event at 150 ns");
+    CHECK_STR(r.d.msg[1], "scope 'a' ends 15 ns before it begins; its duration counts as 0");
+    /* entry to entry is 20 ns; from the exit at 150 to the entry at 120 is
+     * negative and counts as 0, without a report of its own */
+    CHECK_EQ_I(row(&r, 1, "a")->period.sum, 20);
+    CHECK_EQ_I(row(&r, 1, "a")->outside.max, 0);
+    CHECK_EQ_U(row(&r, 1, "a")->outside.n, 1);
     done(&r);
 }
