@@ -213,6 +213,10 @@ static bool check(const char *path, const cli_reading *rd, validator *v) {
                          .input = {.max_line = (size_t)rd->maxline}};
     if (tw_source_open(&path, 1, &so, strtab, &v->sink, &src) != TW_OK) goto done;
     tw_stats_set_jitter(stats, cli_jitter(rd, src));
+    if (tw_stats_set_crosscheck(stats, true) != TW_OK) {
+        tw_report(&v->sink, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        goto done;
+    }
     tw_event ev;
     int r;
     while ((r = tw_source_next(src, &ev)) == TW_OK)

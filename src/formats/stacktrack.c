@@ -172,7 +172,10 @@ typedef struct st_item {
 } st_item;
 
 /* Problems reported one by one up to MAX_REPORTS, then in one total. */
-enum { C_UNKNOWN, C_ORPHAN, C_ABANDONED, C_UNDEF_SCOPE, C_UNDEF_FILE, C_PROLOGUE, C_COUNT };
+enum {
+    C_UNKNOWN, C_ORPHAN, C_ABANDONED, C_UNDEF_SCOPE, C_UNDEF_FILE, C_PROLOGUE, C_SEQUENCE,
+    C_COUNT
+};
 
 typedef struct st_reader {
     tw_read_ctx ctx;
@@ -188,6 +191,7 @@ typedef struct st_reader {
     st_proc **procs;
     size_t nprocs, cprocs;
     tw_u64map undef;         /* pid << 16 | scope index: reported as undefined */
+    tw_u64map seqs;          /* pid << 16 | tid -> sequence number of its last HIT + 1 */
     st_text **open;          /* runs waiting for INFO buffers, oldest first */
     size_t nopen, copen;
     st_item *q;              /* ring of pending events */
@@ -444,11 +448,27 @@ static bool hit_time(st_reader *r, st_proc *p, int64_t when, const tw_loc *loc, 
     return ok;
 }
 
-static void hit(st_reader *r, st_proc *p, unsigned flags, const unsigned char *pl, st_text *run,
-                const tw_loc *loc) {
+/* The sequence number is one counter per process, taken at each hit, so a
+ * thread's hits have increasing numbers; across threads they interleave.
+ * A step back of 2^31 or more is the counter wrapping around. */
+static void sequence(st_reader *r, uint16_t pid, unsigned tid, uint32_t seq, const tw_loc *loc) {
+    uint64_t key = (uint64_t)pid << 16 | tid;
+    uintptr_t prev = (uintptr_t)tw_u64map_get(&r->seqs, key);  /* 64-bit: see time.c */
+    if (prev && seq < prev - 1 && prev - 1 - seq < UINT32_C(0x80000000) &&
+        counted(r, C_SEQUENCE))
+        tw_report(r->ctx.diag, TW_R_ST_SEQUENCE, loc,
+                  "sequence number of thread %u of process 0x%04x goes back from %u to %u",
+                  tid, (unsigned)pid, (unsigned)(prev - 1), (unsigned)seq);
+    if (!tw_u64map_put(&r->seqs, key, (void *)((uintptr_t)seq + 1)))
+        tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory");
+}
+
+static void hit(st_reader *r, st_proc *p, unsigned flags, uint32_t seq, const unsigned char *pl,
+                st_text *run, const tw_loc *loc) {
     bool be = r->g.be;
     int64_t ts;
     unsigned index = rd16(pl + 8, be), tid = rd16(pl + 10, be);
+    sequence(r, p->pid, tid, seq, loc);
     if (!hit_time(r, p, (int64_t)rd64(pl, be), loc, &ts)) return;
     p->last_ts = ts;
     st_scope *s = tw_u64map_get(&p->scopes, index);
@@ -583,6 +603,7 @@ static void mid_prologue(st_reader *r, const unsigned char *b, const tw_loc *loc
                                   "(buffers of another build appended?); ignored");
 }
 
+
 static void buffer(st_reader *r, const unsigned char *b) {
     uint64_t i = r->rec++;
     tw_loc loc = rec_loc(r, i);
@@ -608,7 +629,7 @@ static void buffer(st_reader *r, const unsigned char *b) {
     st_proc *p = type <= T_TIMETYPE ? proc(r, pid) : NULL;
     if (type <= T_TIMETYPE && !p) return;
     switch (type) {
-    case T_HIT: hit(r, p, flags, pl, run, &loc); break;
+    case T_HIT: hit(r, p, flags, seq, pl, run, &loc); break;
     case T_FLOC: floc(r, p, pl, run, &loc); break;
     case T_FPROP: fproperty(r, p, pl, run, &loc); break;
     case T_SLOC: sloc(r, p, pl, run, &loc); break;
@@ -743,6 +764,7 @@ static void finish(st_reader *r) {
         [C_UNDEF_SCOPE] = {TW_R_ST_UNDEF_SCOPE, "checkpoints were hit without a definition"},
         [C_UNDEF_FILE] = {TW_R_ST_UNDEF_FILE, "records named undefined files"},
         [C_PROLOGUE] = {TW_R_ST_PROLOGUE, "PROLOGUE buffers inside the file were ignored"},
+        [C_SEQUENCE] = {TW_R_ST_SEQUENCE, "HIT sequence numbers went backwards on a thread"},
     };
     tw_loc floc = {.file = r->file, .kind = TW_LOC_FILE};
     for (int c = 0; c < C_COUNT; c++)
@@ -783,6 +805,7 @@ static void st_close(void *state) {
     free(r->procs);
     tw_u64map_free(&r->procmap);
     tw_u64map_free(&r->undef);
+    tw_u64map_free(&r->seqs);
     free(r);
 }
 

@@ -272,6 +272,14 @@ typedef struct area {
 
 enum { REP_HANDLE, REP_MACRO, REP_SECTION, REP_EVENT, REP_COUNT };
 
+/* The E/S/R/X state of one area on one thread (or state track). */
+typedef struct t1_order {
+    bool entered;      /* an E was seen: the recording did not start inside it */
+    uint32_t depth;    /* open invocations */
+    size_t cap;
+    uint32_t *susp;    /* per open invocation: suspends not yet resumed */
+} t1_order;
+
 struct t1_reader {
     tw_read_ctx ctx;
     const char *file;
@@ -288,6 +296,9 @@ struct t1_reader {
     tw_u64map tracks;       /* state tracks announced */
     tw_u64map active;       /* state handle -> the area of its active state */
     tw_u64map reported[REP_COUNT];
+    tw_u64map orders;       /* thread << 32 | handle -> t1_order */
+    t1_order **ov;
+    size_t nov, ovcap;
     uint64_t lines_skipped;
     tw_loc lines_first;     /* where the first skipped one is */
     tw_evq q;
@@ -407,6 +418,56 @@ static uint64_t state_track(t1_reader *r, uint32_t h, int64_t ts, const tw_loc *
     return h;
 }
 
+/*
+ * The order of an area's events on its thread: E makes it run, S suspends
+ * it (a call or a preemption; a preemption may suspend it again), R undoes
+ * one S, X ends it.  A call of itself needs an S first; an X needs every S
+ * resumed.  Before the area's first E (the recording started inside it)
+ * nothing is checked, and what the pairing engine reports (an S, R or X
+ * with no open invocation) is left to it.
+ */
+static void check_order(t1_reader *r, uint32_t handle, uint64_t tid, char code,
+                        const tw_str *name, const tw_loc *loc) {
+    bool created;
+    t1_order *o = tw_keyed_get(&r->orders, &r->ov, &r->nov, &r->ovcap,
+                               (uint64_t)tid << 32 | handle, sizeof *o, &created);
+    if (!o) {
+        tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory");
+        return;
+    }
+    uint32_t *top = o->depth ? &o->susp[o->depth - 1] : NULL;
+    const char *why = NULL;
+    int nl = name->len > 200 ? 200 : (int)name->len;
+    switch (code) {
+    case 'E':
+        if (top && *top == 0) why = "while it runs: a call of itself is preceded by its suspend (S)";
+        if (!tw_grow(&o->susp, &o->cap, (size_t)o->depth + 1, sizeof *o->susp, 4)) {
+            tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory");
+            return;
+        }
+        o->susp[o->depth++] = 0;
+        o->entered = true;
+        break;
+    case 'S':
+        if (top) (*top)++;
+        break;
+    case 'R':
+        if (top && *top == 0 && o->entered) why = "while it is not suspended";
+        else if (top) (*top)--;
+        break;
+    case 'X':
+        if (top && *top && o->entered)
+            why = "while it is suspended: a resume (R) is missing";
+        if (o->depth) o->depth--;
+        break;
+    default: return;
+    }
+    if (why)
+        tw_report(r->ctx.diag, TW_R_T1_ORDER, loc, "%s (%c) of '%.*s' %s",
+                  code == 'E' ? "entry" : code == 'R' ? "resume" : "exit", code, nl, name->s,
+                  why);
+}
+
 void t1_timeline(t1_reader *r, uint32_t handle, char code, uint64_t data, bool has_data,
                  uint64_t tid, int64_t ts, const tw_loc *loc) {
     int type = (int)(handle >> 28);
@@ -470,6 +531,7 @@ void t1_timeline(t1_reader *r, uint32_t handle, char code, uint64_t data, bool h
         }
         if (!name) return;
         uint64_t track = state_track(r, handle, ts, loc);
+        check_order(r, handle, track, code, name, loc);
         tw_event *e = emit(r, kind, name, track, ts, loc);
         if (e) e->cat = type == T1_STATE ? r->c_state : r->c_aux_state;
         return;
@@ -481,6 +543,7 @@ void t1_timeline(t1_reader *r, uint32_t handle, char code, uint64_t data, bool h
     const area *a = plain_area(r, handle);
     const tw_str *name = a && a->name ? a->name : unknown_handle(r, handle, loc);
     if (!name) return;
+    check_order(r, handle, tid, code, name, loc);
     tw_event *e = emit(r, kind, name, tid, ts, loc);
     if (!e) return;
     e->cat = type == T1_LINE ? r->c_line : r->c_function;
@@ -891,6 +954,12 @@ void t1_close(t1_reader *r) {
     tw_u64map_free(&r->tracks);
     tw_u64map_free(&r->active);
     for (int i = 0; i < REP_COUNT; i++) tw_u64map_free(&r->reported[i]);
+    for (size_t i = 0; i < r->nov; i++) {
+        free(r->ov[i]->susp);
+        free(r->ov[i]);
+    }
+    free(r->ov);
+    tw_u64map_free(&r->orders);
     tw_evq_free(&r->q);
     tw_buf_free(&r->text);
     tw_buf_free(&r->sec.fmt);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "stats/crosscheck.h"
 #include "tracewright/stats.h"
 
 typedef struct row_state {
@@ -25,6 +26,7 @@ struct tw_stats {
     bool have_bounds;
     int64_t first, last;
     int64_t jitter;
+    tw_xcheck *xcheck;  /* a log's own statistics to compare, or NULL */
     bool failed;
 };
 
@@ -156,6 +158,7 @@ void tw_stats_set_jitter(tw_stats *s, int64_t ns) {
 
 void tw_stats_free(tw_stats *s) {
     if (!s) return;
+    tw_xcheck_free(s->xcheck);
     tw_pairing_free(s->pairing);
     tw_u64map_free(&s->index);
     free(s->rows);
@@ -169,11 +172,27 @@ int tw_stats_event(tw_stats *s, const tw_event *ev) {
     if (!s->have_bounds || ev->ts > s->last) s->last = ev->ts;
     s->have_bounds = true;
     if (tw_pairing_event(s->pairing, ev) != TW_OK || s->failed) return TW_ERR;
+    if (s->xcheck && !tw_xcheck_event(s->xcheck, ev)) {
+        tw_report(s->diag, TW_R_OUT_OF_MEMORY, &ev->loc, "out of memory for statistics");
+        s->failed = true;
+        return TW_ERR;
+    }
     return TW_OK;
 }
 
 int tw_stats_finish(tw_stats *s) {
     if (tw_pairing_finish(s->pairing) != TW_OK || s->failed) return TW_ERR;
+    if (s->xcheck) tw_xcheck_run(s->xcheck, s, s->diag);
+    return TW_OK;
+}
+
+int tw_stats_set_crosscheck(tw_stats *s, bool on) {
+    if (!on) {
+        tw_xcheck_free(s->xcheck);
+        s->xcheck = NULL;
+    } else if (!s->xcheck && !(s->xcheck = tw_xcheck_new())) {
+        return TW_ERR;
+    }
     return TW_OK;
 }
 

@@ -1,0 +1,258 @@
+/*
+ * Cross-checking a log's own statistics against the computed ones.
+ *
+ * A reader passes the figures the producing tool computed as metadata
+ * events named "FORMAT.statistics" (see tw_stats_set_crosscheck()).  They
+ * are kept as claims; thread names are kept to resolve a claim's context;
+ * the names of every timed event are remembered, so that a claim about a
+ * scope the stream never mentions (an area the reader skipped) is left
+ * alone.  After the input, each claim is compared figure by figure with
+ * the rows of its scope (in its context, or summed over every thread).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "stats/crosscheck.h"
+
+/* The figures a claim may hold, in report order. */
+enum {
+    F_COUNT,
+    F_NET, F_NET_MIN, F_NET_MAX, F_NET_AVG,
+    F_GROSS, F_GROSS_MIN, F_GROSS_MAX, F_GROSS_AVG,
+    F_CALL, F_CALL_MIN, F_CALL_MAX, F_CALL_AVG,
+    F_PERIOD_MIN, F_PERIOD_MAX, F_PERIOD_AVG,
+    F_OUTSIDE, F_OUTSIDE_MIN, F_OUTSIDE_MAX, F_OUTSIDE_AVG,
+    F_COUNT_ALL
+};
+
+static const char *const fig_names[F_COUNT_ALL] = {
+    "count",
+    "T.NET", "T.NET.MIN", "T.NET.MAX", "T.NET.AVG",
+    "T.GROSS", "T.GROSS.MIN", "T.GROSS.MAX", "T.GROSS.AVG",
+    "T.CALL", "T.CALL.MIN", "T.CALL.MAX", "T.CALL.AVG",
+    "T.PERIOD.MIN", "T.PERIOD.MAX", "T.PERIOD.AVG",
+    "T.OUTSIDE", "T.OUTSIDE.MIN", "T.OUTSIDE.MAX", "T.OUTSIDE.AVG",
+};
+
+typedef struct claim {
+    char *name, *context;  /* context NULL: every thread */
+    size_t name_len, context_len;
+    tw_loc loc;
+    uint32_t pid;
+    uint32_t have;         /* bit per figure */
+    int64_t fig[F_COUNT_ALL];
+} claim;
+
+typedef struct thread_name {
+    uint32_t pid;
+    uint64_t tid;
+    char *name;
+    size_t len;
+} thread_name;
+
+struct tw_xcheck {
+    claim *claims;
+    size_t nclaims, cap;
+    thread_name *threads;
+    size_t nthreads, tcap;
+    tw_u64map seen;  /* tw_hash of the name of every timed event */
+};
+
+tw_xcheck *tw_xcheck_new(void) { return calloc(1, sizeof(tw_xcheck)); }
+
+void tw_xcheck_free(tw_xcheck *x) {
+    if (!x) return;
+    for (size_t i = 0; i < x->nclaims; i++) {
+        free(x->claims[i].name);
+        free(x->claims[i].context);
+    }
+    for (size_t i = 0; i < x->nthreads; i++) free(x->threads[i].name);
+    free(x->claims);
+    free(x->threads);
+    tw_u64map_free(&x->seen);
+    free(x);
+}
+
+static char *dup_bytes(const char *s, size_t n) {
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+static bool str_is(const tw_str *s, const char *c) {
+    return s->len == strlen(c) && memcmp(s->s, c, s->len) == 0;
+}
+
+static bool ends_with(const tw_str *s, const char *suffix) {
+    size_t n = strlen(suffix);
+    return s->len > n && memcmp(s->s + s->len - n, suffix, n) == 0;
+}
+
+static bool attr_is(const tw_attr *a, const char *key) { return str_is(a->key, key); }
+
+static bool add_claim(tw_xcheck *x, const tw_event *ev) {
+    if (!ev->msg) return true;  /* no scope named: nothing to compare */
+    if (!tw_grow(&x->claims, &x->cap, x->nclaims + 1, sizeof *x->claims, 16)) return false;
+    claim *c = &x->claims[x->nclaims];
+    memset(c, 0, sizeof *c);
+    c->name = dup_bytes(ev->msg, ev->msg_len);
+    c->name_len = ev->msg_len;
+    c->loc = ev->loc;
+    c->pid = ev->pid;
+    if (!c->name) return false;
+    x->nclaims++;
+    for (size_t i = 0; i < ev->nattrs; i++) {
+        const tw_attr *a = &ev->attrs[i];
+        if (a->type == TW_ATTR_STR && attr_is(a, "context") && a->slen && !c->context) {
+            if (!(c->context = dup_bytes(a->s, a->slen))) return false;
+            c->context_len = a->slen;
+            continue;
+        }
+        if (a->type != TW_ATTR_INT) continue;
+        for (int f = 0; f < F_COUNT_ALL; f++) {
+            if (!attr_is(a, fig_names[f])) continue;
+            c->fig[f] = a->i;
+            c->have |= 1u << f;
+        }
+    }
+    return true;
+}
+
+static bool add_thread_name(tw_xcheck *x, const tw_event *ev) {
+    if (!ev->msg) return true;
+    for (size_t i = 0; i < x->nthreads; i++) {
+        thread_name *t = &x->threads[i];
+        if (t->pid != ev->pid || t->tid != ev->tid) continue;
+        char *n = dup_bytes(ev->msg, ev->msg_len);  /* renamed: the latest name */
+        if (!n) return false;
+        free(t->name);
+        t->name = n;
+        t->len = ev->msg_len;
+        return true;
+    }
+    if (!tw_grow(&x->threads, &x->tcap, x->nthreads + 1, sizeof *x->threads, 8)) return false;
+    thread_name *t = &x->threads[x->nthreads];
+    t->pid = ev->pid;
+    t->tid = ev->tid;
+    t->len = ev->msg_len;
+    if (!(t->name = dup_bytes(ev->msg, ev->msg_len))) return false;
+    x->nthreads++;
+    return true;
+}
+
+bool tw_xcheck_event(tw_xcheck *x, const tw_event *ev) {
+    if (ev->kind == TW_BEGIN || ev->kind == TW_END || ev->kind == TW_SUSPEND ||
+        ev->kind == TW_RESUME) {  /* a scope, not a counter */
+        uint64_t key = ev->name->hash;
+        return tw_u64map_get(&x->seen, key) || tw_u64map_put(&x->seen, key, x);
+    }
+    if (ev->kind != TW_META) return true;
+    if (str_is(ev->name, TW_META_THREAD_NAME)) return add_thread_name(x, ev);
+    if (ends_with(ev->name, ".statistics")) return add_claim(x, ev);
+    return true;
+}
+
+/* Whether row r belongs to claim c: same scope name, same process, and a
+ * thread named like the claim's context (if it has one). */
+static bool row_matches(const tw_xcheck *x, const claim *c, const tw_scope_stats *r) {
+    if (r->name_len != c->name_len || memcmp(r->name, c->name, c->name_len) != 0) return false;
+    if (r->by_thread && r->pid != c->pid) return false;
+    if (!c->context) return true;
+    for (size_t i = 0; i < x->nthreads; i++) {
+        const thread_name *t = &x->threads[i];
+        if (t->pid == r->pid && t->tid == r->tid)
+            return t->len == c->context_len && memcmp(t->name, c->context, t->len) == 0;
+    }
+    return false;
+}
+
+/* A figure of the computed statistics; 0 where there is no value (as the
+ * producing tools write it). */
+static int64_t computed(const tw_scope_stats *r, int f) {
+    const tw_stat *st;
+    switch (f) {
+    case F_COUNT: return r->count > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)r->count;
+    case F_NET: case F_NET_MIN: case F_NET_MAX: case F_NET_AVG: st = &r->net; break;
+    case F_GROSS: case F_GROSS_MIN: case F_GROSS_MAX: case F_GROSS_AVG: st = &r->gross; break;
+    case F_CALL: case F_CALL_MIN: case F_CALL_MAX: case F_CALL_AVG: st = &r->call; break;
+    case F_PERIOD_MIN: case F_PERIOD_MAX: case F_PERIOD_AVG: st = &r->period; break;
+    default: st = &r->outside; break;
+    }
+    if (st->n == 0) return 0;
+    switch (f) {
+    case F_NET_MIN: case F_GROSS_MIN: case F_CALL_MIN: case F_PERIOD_MIN: case F_OUTSIDE_MIN:
+        return st->min;
+    case F_NET_MAX: case F_GROSS_MAX: case F_CALL_MAX: case F_PERIOD_MAX: case F_OUTSIDE_MAX:
+        return st->max;
+    case F_NET_AVG: case F_GROSS_AVG: case F_CALL_AVG: case F_PERIOD_AVG: case F_OUTSIDE_AVG:
+        return tw_stat_avg(st);
+    case F_OUTSIDE: return st->sum;
+    default: return st->total;
+    }
+}
+
+static bool is_avg(int f) {
+    return f == F_NET_AVG || f == F_GROSS_AVG || f == F_CALL_AVG || f == F_PERIOD_AVG ||
+           f == F_OUTSIDE_AVG;
+}
+
+static void compare(const tw_xcheck *x, const claim *c, const tw_stats *s, tw_diag_sink *diag) {
+    /* the claim's scope over its threads */
+    tw_scope_stats sum;
+    memset(&sum, 0, sizeof sum);
+    size_t rows = 0;
+    for (size_t i = 0; i < tw_stats_scope_count(s); i++) {
+        const tw_scope_stats *r = tw_stats_scope(s, i);
+        if (!row_matches(x, c, r)) continue;
+        rows++;
+        sum.count += r->count;
+        tw_stat_merge(&sum.net, &r->net);
+        tw_stat_merge(&sum.gross, &r->gross);
+        tw_stat_merge(&sum.call, &r->call);
+        tw_stat_merge(&sum.period, &r->period);
+        tw_stat_merge(&sum.outside, &r->outside);
+    }
+    char msg[1024];
+    size_t len = 0;
+    unsigned shown = 0, more = 0;
+    for (int f = 0; f < F_COUNT_ALL; f++) {
+        if (!(c->have & (1u << f))) continue;
+        int64_t ours = computed(&sum, f), theirs = c->fig[f];
+        int64_t d = ours > theirs ? ours - theirs : theirs - ours;
+        if (ours == theirs || (is_avg(f) && d == 1 && ours != INT64_MAX)) continue;
+        if (shown == 6) {  /* keep the message readable */
+            more++;
+            continue;
+        }
+        const char *unit = f == F_COUNT ? "" : " ns";
+        int n = snprintf(msg + len, sizeof msg - len, "%s%s %lld%s (computed %lld%s)",
+                         shown ? ", " : "", fig_names[f], (long long)theirs, unit,
+                         (long long)ours, unit);
+        if (n > 0 && (size_t)n < sizeof msg - len) len += (size_t)n;
+        shown++;
+    }
+    if (!shown) return;
+    if (more) snprintf(msg + len, sizeof msg - len, " and %u more figure%s", more,
+                       more == 1 ? "" : "s");
+    int nl = c->name_len > 200 ? 200 : (int)c->name_len;
+    char ctx[300] = "";
+    if (c->context)
+        snprintf(ctx, sizeof ctx, " in context '%.*s'",
+                 c->context_len > 200 ? 200 : (int)c->context_len, c->context);
+    tw_report(diag, TW_R_STATS_MISMATCH, &c->loc,
+              "the log's statistics of '%.*s'%s differ from the timeline's%s: %s", nl, c->name,
+              ctx, rows ? "" : " (which has no invocation of it)", msg);
+}
+
+void tw_xcheck_run(const tw_xcheck *x, const tw_stats *s, tw_diag_sink *diag) {
+    for (size_t i = 0; i < x->nclaims; i++) {
+        const claim *c = &x->claims[i];
+        /* a scope the stream never mentions was skipped by the reader */
+        if (tw_u64map_get(&x->seen, tw_hash(c->name, c->name_len))) compare(x, c, s, diag);
+    }
+}
