@@ -137,21 +137,34 @@ typedef struct tw_stats tw_stats;
 tw_stats *tw_stats_new(tw_diag_sink *diag);
 /* The time jitter tolerated on a thread (see tw_pairing_set_jitter). */
 void tw_stats_set_jitter(tw_stats *s, int64_t ns);
-/*
- * Compare a log's own statistics with the computed ones (off by default).
- * A reader passes the figures the producing tool computed as metadata
- * events named "FORMAT.statistics" (Text1's STATISTICS sections): `msg` is
- * the scope's name; attributes "context" (the name of its thread; absent:
- * every thread), "count", and in ns "T.NET", "T.GROSS", "T.CALL",
- * "T.OUTSIDE", each also with ".MIN", ".MAX", ".AVG", and "T.PERIOD.MIN",
- * ".MAX", ".AVG".  tw_stats_finish() then reports a stats-mismatch for each
- * such event whose figures differ (averages by more than 1 ns of
- * rounding), naming every differing figure with both values; a figure
- * without a value counts as 0, as the producing tools write it.  Scopes the
- * stream never mentions (areas a reader skipped) are not compared.
- * TW_OK, or TW_ERR when out of memory.
- */
-int tw_stats_set_crosscheck(tw_stats *s, bool on);
+/* Checks beyond pairing (tw_stats_set_checks), all off by default. */
+enum {
+    /*
+     * Text that is not valid UTF-8: names, categories and attribute keys
+     * (once each), messages and string attribute values (every time);
+     * invalid-utf8 warnings.
+     */
+    TW_CHECK_UTF8 = 1u << 0,
+    /*
+     * A log's own statistics against the computed ones.  A reader passes
+     * the figures the producing tool computed as metadata events named
+     * "FORMAT.statistics" (Text1's STATISTICS sections): `msg` is the
+     * scope's name; attributes "context" (the name of its thread; absent:
+     * every thread), "count", and in ns "T.NET", "T.GROSS", "T.CALL",
+     * "T.OUTSIDE", each also with ".MIN", ".MAX", ".AVG", and
+     * "T.PERIOD.MIN", ".MAX", ".AVG".  tw_stats_finish() reports a
+     * stats-mismatch for each such event whose figures differ (averages by
+     * more than 1 ns of rounding), naming every differing figure with both
+     * values; a figure without a value counts as 0, as the producing tools
+     * write it.  Scopes the stream never mentions as scopes (areas a reader
+     * skipped, variables) are not compared.
+     */
+    TW_CHECK_OWN_STATS = 1u << 1
+};
+
+/* Turn the TW_CHECK_* checks on (memory grows with the distinct strings
+ * and the log's statistics entries): TW_OK, or TW_ERR when out of memory. */
+int tw_stats_set_checks(tw_stats *s, unsigned checks);
 /* Feed one event: TW_OK, or TW_ERR when out of memory (reported). */
 int tw_stats_event(tw_stats *s, const tw_event *ev);
 /* Close what is still open; the figures are complete afterwards. */

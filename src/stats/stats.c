@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/util.h"
-#include "stats/crosscheck.h"
+#include "stats/checks.h"
 #include "tracewright/stats.h"
 
 typedef struct row_state {
@@ -26,7 +26,7 @@ struct tw_stats {
     bool have_bounds;
     int64_t first, last;
     int64_t jitter;
-    tw_xcheck *xcheck;  /* a log's own statistics to compare, or NULL */
+    tw_xcheck *xcheck;  /* tw_stats_set_checks(), or NULL */
     bool failed;
 };
 
@@ -172,7 +172,7 @@ int tw_stats_event(tw_stats *s, const tw_event *ev) {
     if (!s->have_bounds || ev->ts > s->last) s->last = ev->ts;
     s->have_bounds = true;
     if (tw_pairing_event(s->pairing, ev) != TW_OK || s->failed) return TW_ERR;
-    if (s->xcheck && !tw_xcheck_event(s->xcheck, ev)) {
+    if (s->xcheck && !tw_xcheck_event(s->xcheck, ev, s->diag)) {
         tw_report(s->diag, TW_R_OUT_OF_MEMORY, &ev->loc, "out of memory for statistics");
         s->failed = true;
         return TW_ERR;
@@ -186,13 +186,10 @@ int tw_stats_finish(tw_stats *s) {
     return TW_OK;
 }
 
-int tw_stats_set_crosscheck(tw_stats *s, bool on) {
-    if (!on) {
-        tw_xcheck_free(s->xcheck);
-        s->xcheck = NULL;
-    } else if (!s->xcheck && !(s->xcheck = tw_xcheck_new())) {
-        return TW_ERR;
-    }
+int tw_stats_set_checks(tw_stats *s, unsigned checks) {
+    tw_xcheck_free(s->xcheck);
+    s->xcheck = NULL;
+    if (checks && !(s->xcheck = tw_xcheck_new(checks))) return TW_ERR;
     return TW_OK;
 }
 

@@ -10,6 +10,14 @@
 #     X.exit       exit status (absent: 0)
 # Files matching a pattern in FORMAT/companions.list are inputs a reader
 # loads beside a fixture (a .BIN timeline's text export), not fixtures.
+# FORMAT/rules.list names, for every rule the format's checks can report,
+# a fixture that breaks it ("RULE FIXTURE [ARGS...]", or "RULE n/a REASON"
+# where the format cannot break it; RULE+VARIANT for a second fixture).  Fixtures that only validate finds
+# fault with (pairing, UTF-8) live in FORMAT/rules/.  `tracewright validate
+# -f FORMAT` on the fixture must write FORMAT/rules/RULE.validate.txt (with
+# the exit status), .validate.jsonl and .validate.sarif (without the rules
+# table, which validate/sarif.sh checks whole) byte for byte, the text must
+# contain [RULE], and the SARIF log must pass tests/tools/sarif-check.
 # Then, for every fixture named in FORMAT/roundtrip.list, FORMAT -> jsonl ->
 # FORMAT must reproduce the fixture byte for byte without any diagnostic
 # beyond the fixture's own X.stderr, and
@@ -21,6 +29,7 @@ update=0
 [ "${1:-}" = "--update" ] && { update=1; shift; }
 [ $# -ge 1 ] || { echo "usage: $0 [--update] BUILD_DIR [SUBSTRING...]" >&2; exit 2; }
 bin=$(cd "$1" && pwd)/tracewright
+sarif_check=$(cd "$1" && pwd)/sarif-check
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tw-data.XXXXXX")
@@ -121,6 +130,48 @@ for fmtdir in "$here"/*/; do
             ok
         done
     done
+    # validate: one fixture per rule, in the three output forms
+    if [ -f "${fmtdir}rules.list" ]; then
+        while read -r rule fix rargs; do
+            case "$rule" in "" | "#"*) continue ;; esac
+            [ "$fix" = "n/a" ] && continue
+            name="$fmt/rules/$rule"
+            selected "$@" || continue
+            x="${fmtdir}$fix"
+            if [ ! -f "$x" ]; then
+                bad "fixture $fix is missing"
+                continue
+            fi
+            mkdir -p "${fmtdir}rules"
+            for form in text json sarif; do
+                # shellcheck disable=SC2086
+                (cd "$(dirname "$x")" && LC_ALL=C "$bin" validate -f "$fmt" --format "$form" \
+                    $rargs "$(basename "$x")" >"$tmp/v.$form" 2>"$tmp/v.err")
+                echo "exit $?" >"$tmp/v.$form.exit"
+            done
+            if ! "$sarif_check" "$tmp/v.sarif" >"$tmp/diff" 2>&1; then
+                bad "the SARIF log fails sarif-check" "$tmp/diff"
+                continue
+            fi
+            # the text form keeps its exit status; the rules table is cut
+            cat "$tmp/v.text.exit" >>"$tmp/v.text"
+            grep -v '^      {"id":' "$tmp/v.sarif" >"$tmp/v.sarif.cut"
+            okr=1
+            for pair in "validate.txt:text" "validate.jsonl:json" "validate.sarif:sarif.cut"; do
+                if ! expect "${fmtdir}rules/$rule.${pair%%:*}" "$tmp/v.${pair#*:}"; then
+                    bad "validate --format ${pair#*:} differs" "$tmp/diff"
+                    okr=0
+                    break
+                fi
+            done
+            [ "$okr" -eq 1 ] || continue
+            if ! grep -q "\[${rule%%+*}\]" "$tmp/v.text"; then
+                bad "the fixture does not break the rule"
+                continue
+            fi
+            ok
+        done <"${fmtdir}rules.list"
+    fi
     # FORMAT -> jsonl -> FORMAT reproduces canonical fixtures byte for byte
     if [ -f "${fmtdir}roundtrip.list" ]; then
         while read -r f; do

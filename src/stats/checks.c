@@ -1,6 +1,12 @@
 /*
- * Cross-checking a log's own statistics against the computed ones.
+ * The checks validate adds to the statistics engine: text that is not
+ * UTF-8, and a log's own statistics against the computed ones.
  *
+ * UTF-8: every scope name, category and string attribute key is checked
+ * once (they are interned: by id); messages and string attribute values
+ * each time.  Each problem is reported at the event that carries it.
+ *
+ * Own statistics:
  * A reader passes the figures the producing tool computed as metadata
  * events named "FORMAT.statistics" (see tw_stats_set_crosscheck()).  They
  * are kept as claims; thread names are kept to resolve a claim's context;
@@ -14,7 +20,7 @@
 #include <string.h>
 
 #include "core/util.h"
-#include "stats/crosscheck.h"
+#include "stats/checks.h"
 
 /* The figures a claim may hold, in report order. */
 enum {
@@ -53,6 +59,8 @@ typedef struct thread_name {
 } thread_name;
 
 struct tw_xcheck {
+    unsigned checks;  /* TW_CHECK_* */
+    tw_u64map utf8_ok; /* interned string id + 1 already checked */
     claim *claims;
     size_t nclaims, cap;
     thread_name *threads;
@@ -60,7 +68,11 @@ struct tw_xcheck {
     tw_u64map seen;  /* tw_hash of the name of every timed event */
 };
 
-tw_xcheck *tw_xcheck_new(void) { return calloc(1, sizeof(tw_xcheck)); }
+tw_xcheck *tw_xcheck_new(unsigned checks) {
+    tw_xcheck *x = calloc(1, sizeof(tw_xcheck));
+    if (x) x->checks = checks;
+    return x;
+}
 
 void tw_xcheck_free(tw_xcheck *x) {
     if (!x) return;
@@ -72,6 +84,7 @@ void tw_xcheck_free(tw_xcheck *x) {
     free(x->claims);
     free(x->threads);
     tw_u64map_free(&x->seen);
+    tw_u64map_free(&x->utf8_ok);
     free(x);
 }
 
@@ -145,7 +158,57 @@ static bool add_thread_name(tw_xcheck *x, const tw_event *ev) {
     return true;
 }
 
-bool tw_xcheck_event(tw_xcheck *x, const tw_event *ev) {
+/* Report `what` (s, n) if it is not valid UTF-8, showing it with the
+ * invalid bytes as \xNN. */
+static void utf8(const char *what, const char *s, size_t n, const tw_event *ev,
+                 tw_diag_sink *diag) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0, k;
+    while (i < n && (k = tw_utf8_seq(u + i, n - i)) != 0) i += k;
+    if (i == n) return;
+    char shown[200];
+    size_t o = 0;
+    for (size_t j = 0; j < n && o < 180; j++) {
+        size_t m = tw_utf8_seq(u + j, n - j);
+        if (m && u[j] >= 0x20 && u[j] != 0x7f) {
+            memcpy(shown + o, s + j, m);
+            o += m;
+            j += m - 1;
+        } else {
+            o += (size_t)snprintf(shown + o, sizeof shown - o, "\\x%02X", u[j]);
+        }
+    }
+    shown[o] = '\0';
+    tw_report(diag, TW_R_INVALID_UTF8, &ev->loc,
+              "%s '%s%s' is not valid UTF-8 (byte %zu is 0x%02X)",
+              what, shown, o >= 180 ? "..." : "", i + 1, u[i]);
+}
+
+/* Check an interned string once. */
+static bool utf8_once(tw_xcheck *x, const char *what, const tw_str *s, const tw_event *ev,
+                      tw_diag_sink *diag) {
+    uint64_t key = (uint64_t)s->id + 1;
+    if (tw_u64map_get(&x->utf8_ok, key)) return true;
+    utf8(what, s->s, s->len, ev, diag);
+    return tw_u64map_put(&x->utf8_ok, key, x);
+}
+
+static bool check_utf8(tw_xcheck *x, const tw_event *ev, tw_diag_sink *diag) {
+    bool ok = utf8_once(x, ev->kind == TW_META ? "metadata key" : "name", ev->name, ev, diag);
+    if (ev->cat) ok &= utf8_once(x, "category", ev->cat, ev, diag);
+    if (ev->msg) utf8(ev->kind == TW_META ? "metadata value" : "message", ev->msg, ev->msg_len,
+                      ev, diag);
+    for (size_t i = 0; i < ev->nattrs; i++) {
+        const tw_attr *a = &ev->attrs[i];
+        ok &= utf8_once(x, "attribute name", a->key, ev, diag);
+        if (a->type == TW_ATTR_STR) utf8("attribute value", a->s, a->slen, ev, diag);
+    }
+    return ok;
+}
+
+bool tw_xcheck_event(tw_xcheck *x, const tw_event *ev, tw_diag_sink *diag) {
+    if ((x->checks & TW_CHECK_UTF8) && !check_utf8(x, ev, diag)) return false;
+    if (!(x->checks & TW_CHECK_OWN_STATS)) return true;
     if (ev->kind == TW_BEGIN || ev->kind == TW_END || ev->kind == TW_SUSPEND ||
         ev->kind == TW_RESUME) {  /* a scope, not a counter */
         uint64_t key = ev->name->hash;
