@@ -15,6 +15,7 @@
 enum { EXIT_OK = 0, EXIT_FINDINGS = 1, EXIT_TROUBLE = 2 };
 
 /* ---- subcommands ---- */
+int cmd_compare(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_detect(int argc, char **argv);
 int cmd_formats(int argc, char **argv);

@@ -23,6 +23,7 @@ static const struct command {
     {"stats", cmd_stats, "report per-scope net, gross and call times"},
     {"convert", cmd_convert, "convert logs from one format to another"},
     {"validate", cmd_validate, "check logs and report every problem (text, JSON Lines, SARIF)"},
+    {"compare", cmd_compare, "compare per-scope timing of two runs; fail on regressions"},
     {"detect", cmd_detect, "tell the format of each file"},
     {"formats", cmd_formats, "list the formats, their capabilities and options"},
     {"help", cmd_help, "show help for a command"},
