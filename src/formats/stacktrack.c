@@ -441,7 +441,7 @@ static bool hit_time(st_reader *r, st_proc *p, int64_t when, const tw_loc *loc, 
     }
     if (!ok)
         tw_report(r->ctx.diag, TW_R_TIME_OVERFLOW, loc,
-                  "HIT time %lld (start %lld, %lld ticks per second) does not fit in 64-bit "
+                  "HIT time %lld (start %lld, %lld tick(s) per second) does not fit in 64-bit "
                   "nanoseconds; event dropped",
                   (long long)when, (long long)(p->has_ti ? p->hires : 0),
                   (long long)(p->has_tdiv ? p->tdiv : 0));
@@ -657,6 +657,7 @@ static int start(st_reader *r) {
     st_geom g;
     pro_kind k = prologue(b, n, &g, &version);
     r->g = k == PRO_OK ? g : DEFAULT_GEOM;
+    loc.length = (uint32_t)(n < r->g.entry ? n : r->g.entry);  /* the first buffer */
     if (k == PRO_NONE)
         tw_report(r->ctx.diag, TW_R_ST_PROLOGUE, &loc,
                   n ? "no PROLOGUE buffer at the start (not a StackTrack file, or a buffer "
@@ -746,6 +747,7 @@ static int st_open(const tw_read_ctx *ctx, void **state) {
 static void finish(st_reader *r) {
     if (r->avail) {
         tw_loc loc = rec_loc(r, r->rec);
+        loc.length = (uint32_t)r->avail;  /* what is left of the record */
         tw_report(r->ctx.diag, TW_R_TRUNCATED_FILE, &loc,
                   "the last %zu byte%s do not make a whole %u-byte buffer; ignored", r->avail,
                   r->avail == 1 ? "" : "s", r->g.entry);

@@ -236,6 +236,7 @@ static int bin_next(void *state, tw_event *ev) {
             if (r->avail < REC) {
                 if (r->avail) {
                     tw_loc loc = rec_loc(r, r->rec);
+                    loc.length = (uint32_t)r->avail;  /* what is left of the record */
                     tw_report(r->ctx.diag, TW_R_TRUNCATED_FILE, &loc,
                               "the last %zu byte%s do not make a whole 24-byte record (the file "
                               "size is not a multiple of 24); ignored",

@@ -3,16 +3,16 @@
 # layout in ../shared/specs/stacktrack.md (24-byte buffers: u16 flags, u16 pid,
 # u32 sequence, 16-byte payload at offset 8).  Everything here is synthetic.
 #
-#   sh tests/data/stacktrack/make-fixtures.sh OUTDIR     (writes OUTDIR/good, OUTDIR/bad)
+#   sh tests/data/stacktrack/make-fixtures.sh OUTDIR     (writes OUTDIR/good, OUTDIR/bad, OUTDIR/rules)
 #
 # The committed fixtures are this script's output; tests/cli/stacktrack/
-# fixtures-regenerate.sh checks that they still are.
+# fixtures-regenerate.sh checks that those in good/ and bad/ still are.
 set -eu
 LC_ALL=C
 export LC_ALL
 [ $# -eq 1 ] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
 out=$1
-mkdir -p "$out/good" "$out/bad"
+mkdir -p "$out/good" "$out/bad" "$out/rules"
 
 BE=0      # 1: big-endian buffers
 ENTRY=24  # buffer size written (payload_offset stays 8, payloads 16)
@@ -348,6 +348,68 @@ time_overflow() {
     hit 0x0005 2 5 1 1
 }
 
+# ---- rule fixtures (rules.list): one rule each that no bad/ fixture shows -----------
+# (pairing, UTF-8, HIT sequence numbers), at 10^9 ticks per second so that
+# the ticks are nanoseconds
+
+# rule_start: PROLOGUE, TIMETYPE and the file of process 5
+rule_start() {
+    prologue 0x0005
+    timetype 0x0005 1000000000 0
+    floc 0x0005 1 1 'r.c'
+}
+
+# A value checkpoint whose name is Latin-1 (caf\xE9), not UTF-8.
+rule_invalid_utf8() {
+    rule_start
+    sloc 0x0005 1 1 6 3 1 "$(printf 'caf\351')"
+    hit 0x0005 1 10 1 1
+}
+
+# The exit of a scope whose entry is not in the log.
+rule_unmatched_end() {
+    rule_start
+    sloc 0x0005 1 1 4 9 1 'work'
+    hit 0x0005 1 10 1 1
+}
+
+# `inner` is still open when `outer` exits.
+rule_unclosed_scope() {
+    rule_start
+    sloc 0x0005 1 1 3 2 1 'outer'
+    hit 0x0005 1 10 1 1
+    sloc 0x0005 2 2 3 4 1 'inner'
+    hit 0x0005 2 20 2 1
+    sloc 0x0005 3 3 4 9 1 'outer'
+    hit 0x0005 3 30 3 1
+}
+
+# The log ends inside a scope.
+rule_unclosed_at_eof() {
+    rule_start
+    sloc 0x0005 1 1 3 2 1 'work'
+    hit 0x0005 1 10 1 1
+}
+
+# A thread's second value hit is 10 ticks earlier than its first.
+rule_time_backwards() {
+    rule_start
+    sloc 0x0005 1 1 6 3 1 'v'
+    hit 0x0005 1 20 1 1
+    hit 0x0005 2 10 1 1
+}
+
+# Sequence numbers: thread 2's hit 3 before thread 1's hit 2 is how threads
+# interleave; thread 1's hit 1 after its hit 2 goes back.
+rule_sequence() {
+    rule_start
+    sloc 0x0005 1 1 6 3 1 'v'
+    hit 0x0005 1 10 1 1
+    hit 0x0005 3 30 1 2
+    hit 0x0005 2 20 1 1
+    hit 0x0005 1 40 1 1
+}
+
 seed >"$out/good/seed-example.tlg"
 scopes >"$out/good/scopes.tlg"
 scopes >"$out/good/scopes-instants.tlg"
@@ -371,3 +433,9 @@ no_timetype >"$out/bad/no-timetype.tlg"
 orphans >"$out/bad/orphans.tlg"
 time_overflow >"$out/bad/time-overflow.tlg"
 : >"$out/bad/empty.tlg"
+rule_invalid_utf8 >"$out/rules/invalid-utf8.tlg"
+rule_unmatched_end >"$out/rules/unmatched-end.tlg"
+rule_unclosed_scope >"$out/rules/unclosed-scope.tlg"
+rule_unclosed_at_eof >"$out/rules/unclosed-at-eof.tlg"
+rule_time_backwards >"$out/rules/time-goes-backwards.tlg"
+rule_sequence >"$out/rules/stacktrack-sequence.tlg"
