@@ -136,6 +136,11 @@ void cli_diag_finish(cli_diag *d);
  * (stats.c; shared with compare).  TW_OK or TW_ERR (reported). */
 int cli_profile_inputs(char *const *paths, size_t n, const cli_reading *rd, cli_diag *diag,
                        tw_profile *prof);
+/* The -o output (NULL or "-": standard output); NULL (printed) when it
+ * cannot be opened. */
+tw_output *cli_output_open(const char *path);
+/* Complete it; false (printed, except a closed pipe) on a write error. */
+bool cli_output_close(tw_output *o, const char *path);
 /* Report a problem of the tool itself (not tied to an input). */
 void cli_error(const char *fmt, ...)
 #if defined(__GNUC__)

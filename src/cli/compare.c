@@ -3,7 +3,6 @@
  * run, and a performance gate on it.  Each side is a trace (any readable
  * format) or a report saved with 'stats --format json'.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -437,20 +436,11 @@ int cmd_compare(int argc, char **argv) {
         count[r->st == ST_REGRESSED ? 0 : r->st == ST_NEW ? 3 : r->st == ST_GONE ? 4
               : r->st == ST_SMALL ? 5 : r->improved ? 1 : 2]++;
     }
-    tw_output *o = tw_output_open(output);
-    if (!o) {
-        cli_error("cannot open '%s' for writing: %s", output, strerror(errno));
-        goto out;
-    }
+    tw_output *o = cli_output_open(output);
+    if (!o) goto out;
     if (k.format == F_JSON) write_json(&k, paths, count, o);
     else write_table(&k, count, o);
-    int werr = tw_output_close(o);
-    if (werr) {
-        if (werr != EPIPE)
-            cli_error("cannot write to '%s': %s",
-                      output && strcmp(output, "-") ? output : "standard output", strerror(werr));
-        goto out;
-    }
+    if (!cli_output_close(o, output)) goto out;
     rc = count[0] ? EXIT_FINDINGS : EXIT_OK;
 out:
     cli_diag_finish(&diag);

@@ -379,6 +379,20 @@ void cli_diag_finish(cli_diag *d) {
                 d->hidden, d->hidden == 1 ? "" : "s");
 }
 
+tw_output *cli_output_open(const char *path) {
+    tw_output *o = tw_output_open(path);
+    if (!o) cli_error("cannot open '%s' for writing: %s", path, strerror(errno));
+    return o;
+}
+
+bool cli_output_close(tw_output *o, const char *path) {
+    int werr = tw_output_close(o);
+    if (werr && werr != EPIPE)
+        cli_error("cannot write to '%s': %s",
+                  path && strcmp(path, "-") ? path : "standard output", strerror(werr));
+    return werr == 0;
+}
+
 void cli_error(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);

@@ -225,18 +225,10 @@ int cmd_stats(int argc, char **argv) {
     if (tw_profile_group(prof, by == 1, &diag.sink) != TW_OK) goto out;
     tw_profile_sort(prof, (tw_sort)sort);
     tw_profile_truncate(prof, (size_t)top);
-    tw_output *o = tw_output_open(output);
-    if (!o) {
-        cli_error("cannot open '%s' for writing: %s", output, strerror(errno));
-        goto out;
-    }
+    tw_output *o = cli_output_open(output);
+    if (!o) goto out;
     tw_profile_write(prof, (tw_profile_format)format, o);
-    int werr = tw_output_close(o);
-    if (werr) {
-        cli_error("cannot write to '%s': %s", output && strcmp(output, "-") ? output : "standard output",
-                  strerror(werr));
-        goto out;
-    }
+    if (!cli_output_close(o, output)) goto out;
     rc = diag.sink.count[TW_SEV_ERROR] ? EXIT_FINDINGS : EXIT_OK;
 out:
     cli_diag_finish(&diag);
