@@ -382,7 +382,8 @@ static bool need_dec(cp_reader *r, const tw_line *l, cur *c, uint64_t *v, const 
 }
 
 static bool need_ms(cp_reader *r, const tw_line *l, cur *c, uint64_t *ms) {
-    return need_num(r, l, c, ms, "timestamp", parse_ms, "%s is not a number of milliseconds");
+    return need_num(r, l, c, ms, "timestamp", parse_ms,
+                    "%s is not a number of milliseconds within 64-bit nanoseconds");
 }
 
 /* The rest of the line as one quoted string; s and n get its contents. */
