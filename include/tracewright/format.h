@@ -38,7 +38,8 @@ enum {
     TW_FMT_BINARY = 1u << 1,   /* binary records */
     TW_FMT_LOSSLESS = 1u << 2, /* holds every event field (the canonical stream) */
     TW_FMT_THREADS = 1u << 3,  /* records thread ids */
-    TW_FMT_ORIGIN = 1u << 4    /* may carry an absolute wall-clock origin */
+    TW_FMT_ORIGIN = 1u << 4,   /* may carry an absolute wall-clock origin */
+    TW_FMT_UTF8 = 1u << 5      /* the reader reports text that is not UTF-8 itself */
 };
 
 /* ------------------------------------------------------------------------ */

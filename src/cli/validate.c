@@ -213,7 +213,10 @@ static bool check(const char *path, const cli_reading *rd, validator *v) {
                          .input = {.max_line = (size_t)rd->maxline}};
     if (tw_source_open(&path, 1, &so, strtab, &v->sink, &src) != TW_OK) goto done;
     tw_stats_set_jitter(stats, cli_jitter(rd, src));
-    if (tw_stats_set_checks(stats, TW_CHECK_UTF8 | TW_CHECK_OWN_STATS) != TW_OK) {
+    /* a reader that checks UTF-8 itself reports it at the exact byte */
+    unsigned checks = TW_CHECK_OWN_STATS;
+    if (!(tw_source_input_format(src, 0)->flags & TW_FMT_UTF8)) checks |= TW_CHECK_UTF8;
+    if (tw_stats_set_checks(stats, checks) != TW_OK) {
         tw_report(&v->sink, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
         goto done;
     }

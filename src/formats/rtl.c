@@ -87,6 +87,7 @@ typedef struct rtl_reader {
     /* header */
     bool have_open, have_corr, have_pid_line;
     bool header_seen;      /* a header line, even a malformed one */
+    bool pid_seen;         /* a 'Process id is' line, even a malformed one */
     uint64_t header_line;  /* of the 'opening' or 'corresponding' line */
     int64_t open_ns;
     uint64_t corr_ms;
@@ -329,6 +330,7 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
         starts_with(s, n, CORRESPONDING, LIT_LEN(CORRESPONDING)) ||
         starts_with(s, n, PROCESS, LIT_LEN(PROCESS)))
         r->header_seen = true;
+    if (starts_with(s, n, PROCESS, LIT_LEN(PROCESS))) r->pid_seen = true;
     if (starts_with(s, n, OPENING, LIT_LEN(OPENING))) {
         size_t p = LIT_LEN(OPENING);
         uint64_t secs, frac = 0;
@@ -489,14 +491,6 @@ static int rtl_open(const tw_read_ctx *ctx, void **state) {
         free(r);
         return TW_ERR;
     }
-    if (r->have_held && !r->header_seen) {
-        /* the 'Process id is' line is always written: a log without a header
-         * lost its start */
-        tw_loc loc = tw_text_loc(r->file, &r->held, 0);
-        tw_report(r->ctx.diag, TW_R_RTL_HEADER, &loc,
-                  "the log has no header (no 'Process id is' line); the process id is %s",
-                  ctx->info->has_pid ? "taken from the file name" : "unknown (0)");
-    }
     if (r->have_open && r->have_corr) {
         ctx->info->has_origin = true;
         ctx->info->origin_ns = r->open_ns;
@@ -507,6 +501,15 @@ static int rtl_open(const tw_read_ctx *ctx, void **state) {
                   "the header has an '%s' line but no '%s' line; absolute time is unknown",
                   r->have_open ? "opening log file" : "corresponding to",
                   r->have_open ? "corresponding to" : "opening log file");
+    }
+    if (r->have_held && !r->pid_seen) {
+        /* the 'Process id is' line is always written: a log without it lost
+         * its start */
+        tw_loc loc = tw_text_loc(r->file, &r->held, 0);
+        tw_report(r->ctx.diag, TW_R_RTL_HEADER, &loc,
+                  "the log has no %s (no 'Process id is' line); the process id is %s",
+                  r->header_seen ? "complete header" : "header",
+                  ctx->info->has_pid ? "taken from the file name" : "unknown (0)");
     }
     *state = r;
     return TW_OK;

@@ -444,7 +444,7 @@ static void check_order(t1_reader *r, uint32_t handle, uint64_t tid, char code,
             why = handle >> 28 == T1_STATE || handle >> 28 == T1_AUX_STATE
                       ? "while the variable is still in a state: the exit (X) of that state is "
                         "missing"
-                      : "while it runs: a call of itself is preceded by its suspend (S)";
+                      : "while it runs: a call of itself must follow its suspend (S)";
         if (!tw_grow(&o->susp, &o->cap, (size_t)o->depth + 1, sizeof *o->susp, 4)) {
             tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory");
             return;

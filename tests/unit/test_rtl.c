@@ -46,11 +46,15 @@ void test_rtl_header(void) {
                     &d, &info, ev, 8);
     CHECK_EQ_I(n, 1);
     CHECK(!info.has_origin);
-    CHECK_EQ_U(d.n, 1);
+    CHECK_EQ_U(d.n, 2);
     CHECK_STR(d.rule[0], "rtl-header");
     CHECK_STR(d.msg[0], "the header has an 'opening log file' line but no 'corresponding to' "
                         "line; absolute time is unknown");
     CHECK_EQ_U(d.line[0], 1);
+    /* and the process id line, always written, is missing too */
+    CHECK_STR(d.msg[1], "the log has no complete header (no 'Process id is' line); the process "
+                        "id is unknown (0)");
+    CHECK_EQ_U(d.line[1], 2);
     snippet_diags(&d, true);
     n = TU_READ_STR("rtl", "Process id is 4\ncorresponding to 3 ms after timer start\n000001 1 { a\n",
                     &d, &info, ev, 8);
