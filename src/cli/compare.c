@@ -90,13 +90,20 @@ typedef struct compare {
     size_t n;
 } compare;
 
+/* a - b, saturated (reports may hold any figure) */
+static int64_t sat_sub(int64_t a, int64_t b) {
+    if (b < 0 && a > INT64_MAX + b) return INT64_MAX;
+    if (b > 0 && a < INT64_MIN + b) return INT64_MIN;
+    return a - b;
+}
+
 static int64_t figure(const compare *k, const tw_scope_stats *s) {
     const tw_stat *st = k->metric == M_NET ? &s->net : k->metric == M_GROSS ? &s->gross : &s->call;
     if (st->n == 0) return 0;
     return k->stat == S_TOTAL ? st->total : k->stat == S_AVG ? tw_stat_avg(st) : st->max;
 }
 
-/* Whether `path` holds a tracewright-stats report (by its first bytes). */
+/* Whether input `in` holds a tracewright-stats report (by its first bytes). */
 static bool is_report(tw_input *in) {
     const unsigned char *p;
     size_t n = tw_input_head(in, &p);
@@ -143,7 +150,7 @@ static int by_name(const void *a, const void *b) {
 /* The size of a row's change, for ties: the delta, or the time of a scope
  * that appeared (current) or vanished (baseline). */
 static int64_t size_key(const cmp_row *r) {
-    return r->st == ST_NEW ? r->c : r->st == ST_GONE ? r->b : r->c - r->b;
+    return r->st == ST_NEW ? r->c : r->st == ST_GONE ? r->b : sat_sub(r->c, r->b);
 }
 
 static int rank_order(const void *a, const void *b) {
@@ -258,7 +265,7 @@ static void write_table(const compare *k, const size_t count[], tw_output *o) {
         fmt_time(b, sizeof b, r->base, r->b);
         fmt_time(c, sizeof c, r->cur, r->c);
         if (r->base && r->cur) {
-            tw_duration_format(r->c - r->b, d + 1, sizeof d - 1);
+            tw_duration_format(sat_sub(r->c, r->b), d + 1, sizeof d - 1);
             d[0] = '+';
             if (d[1] == '-') memmove(d, d + 1, strlen(d));  /* keep the sign of a decrease */
         } else {
@@ -313,7 +320,7 @@ static void write_json(const compare *k, const char *const paths[2], const size_
         json_side(o, "baseline_ns", r->base, r->b);
         json_side(o, "current_ns", r->cur, r->c);
         if (r->base && r->cur) {
-            tw_out_printf(o, ",\"delta_ns\":%lld", (long long)(r->c - r->b));
+            tw_out_printf(o, ",\"delta_ns\":%lld", (long long)(sat_sub(r->c, r->b)));
             if (r->pct >= 1e299) tw_out_str(o, ",\"delta_pct\":null");
             else tw_out_printf(o, ",\"delta_pct\":%.2f", r->pct);
         } else {

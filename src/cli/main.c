@@ -381,7 +381,9 @@ void cli_diag_finish(cli_diag *d) {
 
 tw_output *cli_output_open(const char *path) {
     tw_output *o = tw_output_open(path);
-    if (!o) cli_error("cannot open '%s' for writing: %s", path, strerror(errno));
+    if (!o)
+        cli_error("cannot open '%s' for writing: %s", path ? path : "standard output",
+                  strerror(errno));
     return o;
 }
 

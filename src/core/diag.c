@@ -97,7 +97,7 @@ static const tw_rule_info rules[TW_RULE_COUNT] = {
     [TW_R_CP_UNKNOWN_THREAD] = {"cp-unknown-thread", TW_SEV_WARNING,
                                 "a CoreProfiler record names a thread that was never created"},
     [TW_R_ST_SEQUENCE] = {"stacktrack-sequence", TW_SEV_WARNING,
-                          "StackTrack sequence numbers of a process go backwards"},
+                          "the sequence numbers of a StackTrack thread's hits go backwards"},
     [TW_R_T1_ORDER] = {"text1-order", TW_SEV_WARNING,
                        "a Text1 area's entry, exit, suspend and resume are out of order"},
     [TW_R_STATS_MISMATCH] = {"stats-mismatch", TW_SEV_WARNING,

@@ -453,7 +453,9 @@ static bool hit_time(st_reader *r, st_proc *p, int64_t when, const tw_loc *loc, 
  * A step back of 2^31 or more is the counter wrapping around. */
 static void sequence(st_reader *r, uint16_t pid, unsigned tid, uint32_t seq, const tw_loc *loc) {
     uint64_t key = (uint64_t)pid << 16 | tid;
-    uintptr_t prev = (uintptr_t)tw_u64map_get(&r->seqs, key);  /* 64-bit: see time.c */
+    /* seq + 1 needs 33 bits: uintptr_t is 64 bits wide on every target
+     * tw_muldiv_i64 (core/time.c) builds on */
+    uintptr_t prev = (uintptr_t)tw_u64map_get(&r->seqs, key);
     if (prev && seq < prev - 1 && prev - 1 - seq < UINT32_C(0x80000000) &&
         counted(r, C_SEQUENCE))
         tw_report(r->ctx.diag, TW_R_ST_SEQUENCE, loc,

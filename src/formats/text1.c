@@ -274,8 +274,8 @@ enum { REP_HANDLE, REP_MACRO, REP_SECTION, REP_EVENT, REP_COUNT };
 
 /* The E/S/R/X state of one area on one thread (or state track). */
 typedef struct t1_order {
-    bool entered;      /* an E was seen: the recording did not start inside it */
-    uint32_t depth;    /* open invocations */
+    uint32_t depth;    /* open invocations (none before the first E: the
+                        * recording may have started inside the area) */
     size_t cap;
     uint32_t *susp;    /* per open invocation: suspends not yet resumed */
 } t1_order;
@@ -450,18 +450,16 @@ static void check_order(t1_reader *r, uint32_t handle, uint64_t tid, char code,
             return;
         }
         o->susp[o->depth++] = 0;
-        o->entered = true;
         break;
     case 'S':
         if (top) (*top)++;
         break;
     case 'R':
-        if (top && *top == 0 && o->entered) why = "while it is not suspended";
+        if (top && *top == 0) why = "while it is not suspended";
         else if (top) (*top)--;
         break;
     case 'X':
-        if (top && *top && o->entered)
-            why = "while it is suspended: a resume (R) is missing";
+        if (top && *top) why = "while it is suspended: a resume (R) is missing";
         if (o->depth) o->depth--;
         break;
     default: return;

@@ -6,9 +6,9 @@
  * once (they are interned: by id); messages and string attribute values
  * each time.  Each problem is reported at the event that carries it.
  *
- * Own statistics:
+ * Own statistics (tw_stats_set_checks(..., TW_CHECK_OWN_STATS)):
  * A reader passes the figures the producing tool computed as metadata
- * events named "FORMAT.statistics" (see tw_stats_set_crosscheck()).  They
+ * events named "FORMAT.statistics" (see TW_CHECK_OWN_STATS in stats.h).  They
  * are kept as claims; thread names are kept to resolve a claim's context;
  * the names of every timed event are remembered, so that a claim about a
  * scope the stream never mentions (an area the reader skipped) is left
@@ -63,6 +63,7 @@ struct tw_xcheck {
     tw_u64map utf8_ok; /* interned string id + 1 already checked */
     claim *claims;
     size_t nclaims, cap;
+    tw_u64map claim_of;  /* hash of (pid, name, context) -> claim index + 1 */
     thread_name *threads;
     size_t nthreads, tcap;
     tw_u64map seen;  /* tw_hash of the name of every timed event */
@@ -85,6 +86,7 @@ void tw_xcheck_free(tw_xcheck *x) {
     free(x->threads);
     tw_u64map_free(&x->seen);
     tw_u64map_free(&x->utf8_ok);
+    tw_u64map_free(&x->claim_of);
     free(x);
 }
 
@@ -108,24 +110,57 @@ static bool ends_with(const tw_str *s, const char *suffix) {
 
 static bool attr_is(const tw_attr *a, const char *key) { return str_is(a->key, key); }
 
-static bool add_claim(tw_xcheck *x, const tw_event *ev) {
-    if (!ev->msg) return true;  /* no scope named: nothing to compare */
-    if (!tw_grow(&x->claims, &x->cap, x->nclaims + 1, sizeof *x->claims, 16)) return false;
+/* The claim of (pid, name, context): a repeated one (a log with its
+ * statistics twice) replaces the earlier, so claims grow with the distinct
+ * scopes, not with the input. */
+static claim *claim_slot(tw_xcheck *x, const tw_event *ev, const tw_attr *ctx) {
+    uint64_t key = tw_hash(ev->msg, ev->msg_len) * 31 + ev->pid;
+    if (ctx) key ^= tw_hash(ctx->s, ctx->slen) * 0x9e3779b97f4a7c15ULL;
+    for (uintptr_t i = (uintptr_t)tw_u64map_get(&x->claim_of, key); i;) {
+        claim *c = &x->claims[i - 1];
+        bool same = c->pid == ev->pid && c->name_len == ev->msg_len &&
+                    memcmp(c->name, ev->msg, c->name_len) == 0 && !c->context == !ctx &&
+                    (!ctx || (c->context_len == ctx->slen &&
+                              memcmp(c->context, ctx->s, ctx->slen) == 0));
+        if (!same) break;  /* a hash collision: keep both */
+        c->have = 0;
+        c->loc = ev->loc;
+        return c;
+    }
+    if (!tw_grow(&x->claims, &x->cap, x->nclaims + 1, sizeof *x->claims, 16)) return NULL;
     claim *c = &x->claims[x->nclaims];
     memset(c, 0, sizeof *c);
     c->name = dup_bytes(ev->msg, ev->msg_len);
     c->name_len = ev->msg_len;
     c->loc = ev->loc;
     c->pid = ev->pid;
-    if (!c->name) return false;
+    if (ctx) {
+        c->context = dup_bytes(ctx->s, ctx->slen);
+        c->context_len = ctx->slen;
+    }
+    if (!c->name || (ctx && !c->context)) {
+        free(c->name);
+        free(c->context);
+        return NULL;
+    }
     x->nclaims++;
+    if (!tw_u64map_get(&x->claim_of, key) &&
+        !tw_u64map_put(&x->claim_of, key, (void *)(uintptr_t)x->nclaims))
+        return NULL;
+    return c;
+}
+
+static bool add_claim(tw_xcheck *x, const tw_event *ev) {
+    if (!ev->msg) return true;  /* no scope named: nothing to compare */
+    const tw_attr *ctx = NULL;
+    for (size_t i = 0; i < ev->nattrs && !ctx; i++)
+        if (ev->attrs[i].type == TW_ATTR_STR && attr_is(&ev->attrs[i], "context") &&
+            ev->attrs[i].slen)
+            ctx = &ev->attrs[i];
+    claim *c = claim_slot(x, ev, ctx);
+    if (!c) return false;
     for (size_t i = 0; i < ev->nattrs; i++) {
         const tw_attr *a = &ev->attrs[i];
-        if (a->type == TW_ATTR_STR && attr_is(a, "context") && a->slen && !c->context) {
-            if (!(c->context = dup_bytes(a->s, a->slen))) return false;
-            c->context_len = a->slen;
-            continue;
-        }
         if (a->type != TW_ATTR_INT) continue;
         for (int f = 0; f < F_COUNT_ALL; f++) {
             if (!attr_is(a, fig_names[f])) continue;
@@ -220,18 +255,32 @@ bool tw_xcheck_event(tw_xcheck *x, const tw_event *ev, tw_diag_sink *diag) {
     return true;
 }
 
-/* Whether row r belongs to claim c: same scope name, same process, and a
- * thread named like the claim's context (if it has one). */
+static int by_thread(const void *a, const void *b) {
+    const thread_name *x = a, *y = b;
+    if (x->pid != y->pid) return x->pid < y->pid ? -1 : 1;
+    return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static int name_cmp(const char *a, size_t an, const char *b, size_t bn) {
+    int c = memcmp(a, b, an < bn ? an : bn);
+    return c ? c : an < bn ? -1 : an > bn;
+}
+
+static int by_name(const void *a, const void *b) {
+    const tw_scope_stats *x = *(const tw_scope_stats *const *)a;
+    const tw_scope_stats *y = *(const tw_scope_stats *const *)b;
+    return name_cmp(x->name, x->name_len, y->name, y->name_len);
+}
+
+/* Whether row r (of the claim's name) belongs to claim c: same process,
+ * and a thread named like the claim's context (if it has one).  The
+ * threads are sorted by (pid, tid). */
 static bool row_matches(const tw_xcheck *x, const claim *c, const tw_scope_stats *r) {
-    if (r->name_len != c->name_len || memcmp(r->name, c->name, c->name_len) != 0) return false;
     if (r->by_thread && r->pid != c->pid) return false;
     if (!c->context) return true;
-    for (size_t i = 0; i < x->nthreads; i++) {
-        const thread_name *t = &x->threads[i];
-        if (t->pid == r->pid && t->tid == r->tid)
-            return t->len == c->context_len && memcmp(t->name, c->context, t->len) == 0;
-    }
-    return false;
+    thread_name key = {.pid = r->pid, .tid = r->tid};
+    const thread_name *t = bsearch(&key, x->threads, x->nthreads, sizeof *t, by_thread);
+    return t && t->len == c->context_len && memcmp(t->name, c->context, t->len) == 0;
 }
 
 /* A figure of the computed statistics; 0 where there is no value (as the
@@ -264,13 +313,23 @@ static bool is_avg(int f) {
            f == F_OUTSIDE_AVG;
 }
 
-static void compare(const tw_xcheck *x, const claim *c, const tw_stats *s, tw_diag_sink *diag) {
+/* The rows sorted by name (`v`, n of them) of the claim's scope. */
+static void compare(const tw_xcheck *x, const claim *c, const tw_scope_stats *const *v, size_t n,
+                    tw_diag_sink *diag) {
+    /* the first row of the claim's name */
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (name_cmp(v[mid]->name, v[mid]->name_len, c->name, c->name_len) < 0) lo = mid + 1;
+        else hi = mid;
+    }
     /* the claim's scope over its threads */
     tw_scope_stats sum;
     memset(&sum, 0, sizeof sum);
     size_t rows = 0;
-    for (size_t i = 0; i < tw_stats_scope_count(s); i++) {
-        const tw_scope_stats *r = tw_stats_scope(s, i);
+    for (size_t i = lo; i < n && !name_cmp(v[i]->name, v[i]->name_len, c->name, c->name_len);
+         i++) {
+        const tw_scope_stats *r = v[i];
         if (!row_matches(x, c, r)) continue;
         rows++;
         sum.count += r->count;
@@ -290,17 +349,19 @@ static void compare(const tw_xcheck *x, const claim *c, const tw_stats *s, tw_di
     for (int f = 0; f < F_COUNT_ALL; f++) {
         if (!(c->have & (1u << f))) continue;
         int64_t ours = computed(&sum, f), theirs = c->fig[f];
-        int64_t d = ours > theirs ? ours - theirs : theirs - ours;
-        if (ours == theirs || (is_avg(f) && d == 1 && ours != INT64_MAX)) continue;
+        /* averages may differ by 1 ns of rounding */
+        if (ours == theirs || (is_avg(f) && ((ours < INT64_MAX && ours + 1 == theirs) ||
+                                             (theirs < INT64_MAX && theirs + 1 == ours))))
+            continue;
         if (shown == 6) {  /* keep the message readable */
             more++;
             continue;
         }
         const char *unit = f == F_COUNT ? "" : " ns";
-        int n = snprintf(msg + len, sizeof msg - len, "%s%s %lld%s (computed %lld%s)",
+        int w = snprintf(msg + len, sizeof msg - len, "%s%s %lld%s (computed %lld%s)",
                          shown ? ", " : "", fig_names[f], (long long)theirs, unit,
                          (long long)ours, unit);
-        if (n > 0 && (size_t)n < sizeof msg - len) len += (size_t)n;
+        if (w > 0 && (size_t)w < sizeof msg - len) len += (size_t)w;
         shown++;
     }
     if (!shown) return;
@@ -316,10 +377,19 @@ static void compare(const tw_xcheck *x, const claim *c, const tw_stats *s, tw_di
               ctx, rows ? "" : " (which has no entry of it)", msg);
 }
 
-void tw_xcheck_run(const tw_xcheck *x, const tw_stats *s, tw_diag_sink *diag) {
+bool tw_xcheck_run(tw_xcheck *x, const tw_stats *s, tw_diag_sink *diag) {
+    if (!x->nclaims) return true;
+    size_t n = tw_stats_scope_count(s);
+    const tw_scope_stats **v = malloc((n ? n : 1) * sizeof *v);
+    if (!v) return false;
+    for (size_t i = 0; i < n; i++) v[i] = tw_stats_scope(s, i);
+    qsort(v, n, sizeof *v, by_name);
+    qsort(x->threads, x->nthreads, sizeof *x->threads, by_thread);
     for (size_t i = 0; i < x->nclaims; i++) {
         const claim *c = &x->claims[i];
         /* a scope the stream never mentions was skipped by the reader */
-        if (tw_u64map_get(&x->seen, tw_hash(c->name, c->name_len))) compare(x, c, s, diag);
+        if (tw_u64map_get(&x->seen, tw_hash(c->name, c->name_len))) compare(x, c, v, n, diag);
     }
+    free(v);
+    return true;
 }

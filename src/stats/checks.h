@@ -16,7 +16,8 @@ void tw_xcheck_free(tw_xcheck *x);
  * thread names, names seen); false when out of memory. */
 bool tw_xcheck_event(tw_xcheck *x, const tw_event *ev, tw_diag_sink *diag);
 /* Compare every claim with the finished statistics `s`; report
- * stats-mismatch for each claim whose figures differ. */
-void tw_xcheck_run(const tw_xcheck *x, const tw_stats *s, tw_diag_sink *diag);
+ * stats-mismatch for each claim whose figures differ.  False when out of
+ * memory. */
+bool tw_xcheck_run(tw_xcheck *x, const tw_stats *s, tw_diag_sink *diag);
 
 #endif /* TW_STATS_CHECKS_H */

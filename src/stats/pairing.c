@@ -323,6 +323,7 @@ int tw_pairing_event(tw_pairing *p, const tw_event *ev) {
 }
 
 int tw_pairing_finish(tw_pairing *p) {
+    p->late = false;  /* no event is current */
     for (size_t i = 0; i < p->nthreads; i++) {
         thread *t = &p->threads[i];
         while (t->depth) {

@@ -182,7 +182,10 @@ int tw_stats_event(tw_stats *s, const tw_event *ev) {
 
 int tw_stats_finish(tw_stats *s) {
     if (tw_pairing_finish(s->pairing) != TW_OK || s->failed) return TW_ERR;
-    if (s->xcheck) tw_xcheck_run(s->xcheck, s, s->diag);
+    if (s->xcheck && !tw_xcheck_run(s->xcheck, s, s->diag)) {
+        tw_report(s->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory for statistics");
+        return TW_ERR;
+    }
     return TW_OK;
 }
 
