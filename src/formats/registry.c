@@ -15,6 +15,7 @@
     X(text1_bin)      \
     X(stacktrack)     \
     X(stacktrack_xml) \
+    X(folded)         \
     X(jsonl)
 
 #define DECLARE(name) const tw_format *tw_format_##name(void);

@@ -1,0 +1,280 @@
+/*
+ * Folded (collapsed) stacks, the input of flamegraph.pl, inferno and
+ * speedscope:
+ *
+ *   PROCESS;THREAD;OUTER;...;INNER WEIGHT
+ *
+ * one line per distinct stack, sorted by the stack's text; WEIGHT is the
+ * self (net) time spent with exactly that stack, an integer in ns (or in
+ * us / ms, rounded to nearest, with --weight-unit).  In ns the weights sum
+ * to the total net time that 'tracewright stats' reports.  Scopes are
+ * paired by the pairing engine, so input that does not nest is repaired the
+ * way stats repairs it (what was repaired is counted in the lossy-conversion
+ * warning).  ';' in a name becomes ':' and line breaks become spaces: a
+ * name must not split the stack or the line.  Write-only.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats.h"
+#include "tracewright/stats.h"
+
+#define OPT_UNIT "weight-unit"
+
+typedef struct fthread {
+    uint32_t pid;
+    uint64_t tid;
+    const tw_str **stack;  /* names of the open frames */
+    size_t depth, cap;
+} fthread;
+
+typedef struct fname {    /* a process or thread name from metadata */
+    uint32_t pid;
+    uint64_t tid;
+    bool thread;
+    char *s;
+    size_t len;
+} fname;
+
+typedef struct folded_writer {
+    tw_write_ctx ctx;
+    int64_t unit;          /* ns per weight unit */
+    tw_diag_sink quiet;    /* the repairs of the pairing engine, counted */
+    tw_pairing *pairing;
+    fthread **threads;     /* by the engine's dense thread index */
+    size_t nthreads, tcap;
+    fname *names;
+    size_t nnames, ncap;
+    tw_strtab *stacks;     /* the distinct stacks' texts */
+    int64_t *weights;      /* by stack id */
+    size_t wcap;
+    tw_buf path;
+    bool failed;
+} folded_writer;
+
+static void oom(folded_writer *w) {
+    if (!w->failed) tw_report(w->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory for stacks");
+    w->failed = true;
+}
+
+/* A name without ';' and line breaks, appended to the path. */
+static void put_name(folded_writer *w, const char *s, size_t n) {
+    size_t at = w->path.len;
+    if (!tw_buf_append(&w->path, s, n)) {
+        oom(w);
+        return;
+    }
+    bool changed = false;
+    for (size_t i = at; i < w->path.len; i++) {
+        char *c = &w->path.p[i];
+        if (*c == ';' || *c == '\n' || *c == '\r') {
+            *c = *c == ';' ? ':' : ' ';
+            changed = true;
+        }
+    }
+    if (changed) tw_loss_add(w->ctx.loss, "';' and line breaks in names replaced", 1);
+}
+
+static const fname *find_name(const folded_writer *w, bool thread, uint32_t pid, uint64_t tid) {
+    for (size_t i = w->nnames; i > 0; i--) {  /* the latest name */
+        const fname *f = &w->names[i - 1];
+        if (f->thread == thread && f->pid == pid && (!thread || f->tid == tid)) return f;
+    }
+    return NULL;
+}
+
+static fthread *thread_at(folded_writer *w, const tw_frame *f) {
+    while (w->nthreads <= f->thread) {
+        if (!tw_grow(&w->threads, &w->tcap, w->nthreads + 1, sizeof *w->threads, 8)) return NULL;
+        fthread *t = calloc(1, sizeof *t);
+        if (!t) return NULL;
+        w->threads[w->nthreads++] = t;
+    }
+    fthread *t = w->threads[f->thread];
+    t->pid = f->pid;
+    t->tid = f->tid;
+    return t;
+}
+
+static void on_open(void *user, const tw_frame *f) {
+    folded_writer *w = user;
+    fthread *t = thread_at(w, f);
+    if (!t || !tw_grow(&t->stack, &t->cap, f->depth + 1, sizeof *t->stack, 16)) {
+        oom(w);
+        return;
+    }
+    t->stack[f->depth] = f->name;
+    t->depth = f->depth + 1;
+}
+
+static void on_close(void *user, const tw_frame *f, int64_t end, tw_close_how how,
+                     const tw_scope_times *tm) {
+    folded_writer *w = user;
+    (void)end;
+    (void)how;
+    if (w->failed || f->thread >= w->nthreads) return;
+    fthread *t = w->threads[f->thread];
+    if (f->depth >= t->depth) return;
+    /* PROCESS;THREAD;OUTER;...;THIS */
+    tw_buf_clear(&w->path);
+    char num[48];
+    const fname *pn = find_name(w, false, t->pid, 0), *tn = find_name(w, true, t->pid, t->tid);
+    if (pn) put_name(w, pn->s, pn->len);
+    else put_name(w, num, (size_t)snprintf(num, sizeof num, "pid %lu", (unsigned long)t->pid));
+    if (!tw_buf_append(&w->path, ";", 1)) oom(w);
+    if (tn) put_name(w, tn->s, tn->len);
+    else put_name(w, num, (size_t)snprintf(num, sizeof num, "tid %llu", (unsigned long long)t->tid));
+    for (size_t i = 0; i <= f->depth; i++) {
+        if (!tw_buf_append(&w->path, ";", 1)) oom(w);
+        put_name(w, t->stack[i]->s, t->stack[i]->len);
+    }
+    t->depth = f->depth;
+    if (w->failed) return;
+    const tw_str *key = tw_intern(w->stacks, w->path.p, w->path.len);
+    if (!key || !tw_grow(&w->weights, &w->wcap, (size_t)key->id + 1, sizeof *w->weights, 64)) {
+        oom(w);
+        return;
+    }
+    int64_t *wt = &w->weights[key->id];
+    *wt = *wt > INT64_MAX - tm->net ? INT64_MAX : *wt + tm->net;
+}
+
+static int folded_begin(const tw_write_ctx *ctx, void **state) {
+    folded_writer *w = tw_state_alloc(ctx->diag, sizeof *w);
+    if (!w) return TW_ERR;
+    w->ctx = *ctx;
+    const char *u = tw_opt_str(ctx->opts, OPT_UNIT);
+    w->unit = strcmp(u, "ms") == 0 ? TW_NS_PER_MS : strcmp(u, "us") == 0 ? TW_NS_PER_US : 1;
+    tw_pairing_hooks h = {.user = w, .open = on_open, .close = on_close};
+    w->pairing = tw_pairing_new(&h, &w->quiet);
+    w->stacks = tw_strtab_new();
+    if (!w->pairing || !w->stacks) {
+        tw_pairing_free(w->pairing);
+        tw_strtab_free(w->stacks);
+        free(w);
+        tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        return TW_ERR;
+    }
+    /* the weights sum to the net time; the wall-clock origin has no place */
+    if (ctx->info->has_origin) tw_loss_add(ctx->loss, "wall-clock origin dropped", 1);
+    *state = w;
+    return TW_OK;
+}
+
+static int folded_event(void *state, const tw_event *ev) {
+    folded_writer *w = state;
+    if (ev->kind == TW_META && (tw_str_is(ev->name, TW_META_PROCESS_NAME) ||
+                                tw_str_is(ev->name, TW_META_THREAD_NAME)) && ev->msg) {
+        if (!tw_grow(&w->names, &w->ncap, w->nnames + 1, sizeof *w->names, 8)) {
+            oom(w);
+            return TW_ERR;
+        }
+        fname *f = &w->names[w->nnames];
+        f->thread = tw_str_is(ev->name, TW_META_THREAD_NAME);
+        f->pid = ev->pid;
+        f->tid = ev->tid;
+        f->len = ev->msg_len;
+        if (!(f->s = malloc(ev->msg_len + 1))) {
+            oom(w);
+            return TW_ERR;
+        }
+        memcpy(f->s, ev->msg, ev->msg_len);
+        w->nnames++;
+        return TW_OK;
+    }
+    if (ev->kind != TW_BEGIN && ev->kind != TW_END && ev->kind != TW_SUSPEND &&
+        ev->kind != TW_RESUME) {
+        tw_loss_drop(w->ctx.loss, ev);
+        return TW_OK;
+    }
+    if (ev->kind == TW_BEGIN) {
+        if (ev->cat) tw_loss_add(w->ctx.loss, "categories dropped", 1);
+        if (ev->nattrs) tw_loss_add(w->ctx.loss, "event attributes dropped", 1);
+        if (ev->msg) tw_loss_add(w->ctx.loss, "message texts dropped", 1);
+    }
+    if (tw_pairing_event(w->pairing, ev) != TW_OK || w->failed) {
+        oom(w);
+        return TW_ERR;
+    }
+    return TW_OK;
+}
+
+static int cmp_text(const void *a, const void *b) {
+    const tw_str *x = *(const tw_str *const *)a, *y = *(const tw_str *const *)b;
+    int c = memcmp(x->s, y->s, x->len < y->len ? x->len : y->len);
+    return c ? c : x->len < y->len ? -1 : x->len > y->len;
+}
+
+static int folded_end(void *state) {
+    folded_writer *w = state;
+    if (tw_pairing_finish(w->pairing) != TW_OK || w->failed) return TW_ERR;
+    const uint64_t *pr = w->quiet.problems;
+    if (pr[TW_R_UNMATCHED_END])
+        tw_loss_add(w->ctx.loss, "ends without an open scope ignored", pr[TW_R_UNMATCHED_END]);
+    if (pr[TW_R_UNCLOSED_SCOPE])
+        tw_loss_add(w->ctx.loss, "scopes closed by an outer end", pr[TW_R_UNCLOSED_SCOPE]);
+    if (pr[TW_R_UNCLOSED_AT_EOF])
+        tw_loss_add(w->ctx.loss, "scopes closed at the end of the input", pr[TW_R_UNCLOSED_AT_EOF]);
+    size_t n = tw_strtab_count(w->stacks);
+    const tw_str **v = malloc((n ? n : 1) * sizeof *v);
+    if (!v) {
+        oom(w);
+        return TW_ERR;
+    }
+    for (size_t i = 0; i < n; i++) v[i] = tw_strtab_at(w->stacks, (uint32_t)i);
+    qsort(v, n, sizeof *v, cmp_text);
+    tw_output *o = w->ctx.out;
+    for (size_t i = 0; i < n; i++) {
+        int64_t wt = w->weights[v[i]->id];
+        if (w->unit > 1) wt = tw_round_div(wt, w->unit, NULL);
+        if (wt <= 0) continue;  /* zero self time: no line (flame graphs ignore it) */
+        tw_out_write(o, v[i]->s, v[i]->len);
+        tw_out_putc(o, ' ');
+        tw_out_i64(o, wt);
+        tw_out_putc(o, '\n');
+    }
+    free(v);
+    return TW_OK;
+}
+
+static void folded_free(void *state) {
+    folded_writer *w = state;
+    for (size_t i = 0; i < w->nthreads; i++) {
+        free(w->threads[i]->stack);
+        free(w->threads[i]);
+    }
+    free(w->threads);
+    for (size_t i = 0; i < w->nnames; i++) free(w->names[i].s);
+    free(w->names);
+    tw_pairing_free(w->pairing);
+    tw_strtab_free(w->stacks);
+    free(w->weights);
+    tw_buf_free(&w->path);
+    free(w);
+}
+
+static const tw_option folded_options[] = {
+    {OPT_UNIT, TW_OPT_CHOICE, "ns", "ns|us|ms", TW_OPT_WRITE,
+     "unit of the folded stacks' weights (self time, rounded to nearest)"},
+    {NULL, 0, NULL, NULL, 0, NULL},
+};
+
+static const char *const folded_aliases[] = {"collapsed", "flamegraph", NULL};
+static const char *const folded_exts[] = {".folded", NULL};
+
+static const tw_format folded_format = {
+    .abi = TW_FORMAT_ABI,
+    .name = "folded",
+    .aliases = folded_aliases,
+    .extensions = folded_exts,
+    .description = "folded stacks with self-time weights (flamegraph.pl, inferno, speedscope)",
+    .flags = TW_FMT_TEXT | TW_FMT_THREADS,
+    .options = folded_options,
+    .write_begin = folded_begin,
+    .write_event = folded_event,
+    .write_end = folded_end,
+    .write_free = folded_free,
+};
+
+TW_FORMAT_EXPORT(folded, folded_format)
