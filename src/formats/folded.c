@@ -48,7 +48,7 @@ typedef struct folded_writer {
     size_t nnames, ncap;
     tw_strtab *stacks;     /* the distinct stacks' texts */
     int64_t *weights;      /* by stack id */
-    size_t wcap;
+    size_t nweights, wcap;
     tw_buf path;
     bool failed;
 } folded_writer;
@@ -136,6 +136,7 @@ static void on_close(void *user, const tw_frame *f, int64_t end, tw_close_how ho
         oom(w);
         return;
     }
+    while (w->nweights <= key->id) w->weights[w->nweights++] = 0;  /* a new stack */
     int64_t *wt = &w->weights[key->id];
     *wt = *wt > INT64_MAX - tm->net ? INT64_MAX : *wt + tm->net;
 }
