@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "tracewright/event.h"
+
 #define TW_NS_PER_US INT64_C(1000)
 #define TW_NS_PER_MS INT64_C(1000000)
 #define TW_NS_PER_S INT64_C(1000000000)
@@ -113,5 +115,11 @@ size_t tw_utf8_put(uint32_t cp, char *out);
 /* Decode standard base64 (padding optional) into out (room for 3*n/4+3
  * bytes); returns the decoded length or (size_t)-1 when invalid. */
 size_t tw_base64_decode(const char *s, size_t n, unsigned char *out);
+
+/* Does the interned name equal the C string? */
+static inline bool tw_str_is(const tw_str *s, const char *c) {
+    size_t n = strlen(c);
+    return s && s->len == n && memcmp(s->s, c, n) == 0;
+}
 
 #endif /* TW_CORE_UTIL_H */

@@ -80,10 +80,5 @@ static inline int tw_hexval(char ch) {
     return -1;
 }
 
-/* Does the interned name equal the C string? */
-static inline bool tw_str_is(const tw_str *s, const char *c) {
-    size_t n = strlen(c);
-    return s && s->len == n && memcmp(s->s, c, n) == 0;
-}
 
 #endif

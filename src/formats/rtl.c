@@ -326,12 +326,8 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
     const char *s = l->s;
     size_t n = l->len;
     tw_loc loc = tw_text_loc(r->file, l, 0);
-    if (starts_with(s, n, OPENING, LIT_LEN(OPENING)) ||
-        starts_with(s, n, CORRESPONDING, LIT_LEN(CORRESPONDING)) ||
-        starts_with(s, n, PROCESS, LIT_LEN(PROCESS)))
-        r->header_seen = true;
-    if (starts_with(s, n, PROCESS, LIT_LEN(PROCESS))) r->pid_seen = true;
     if (starts_with(s, n, OPENING, LIT_LEN(OPENING))) {
+        r->header_seen = true;
         size_t p = LIT_LEN(OPENING);
         uint64_t secs, frac = 0;
         bool ovf;
@@ -363,6 +359,7 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
         return true;
     }
     if (starts_with(s, n, CORRESPONDING, LIT_LEN(CORRESPONDING))) {
+        r->header_seen = true;
         size_t p = LIT_LEN(CORRESPONDING);
         uint64_t ms;
         bool ovf;
@@ -383,6 +380,7 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
         return true;
     }
     if (starts_with(s, n, PROCESS, LIT_LEN(PROCESS))) {
+        r->header_seen = r->pid_seen = true;
         size_t p = LIT_LEN(PROCESS);
         uint64_t pid;
         if (!tw_parse_u64(s + p, n - p, &pid) || pid > UINT32_MAX) {

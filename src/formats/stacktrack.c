@@ -192,6 +192,7 @@ typedef struct st_reader {
     size_t nprocs, cprocs;
     tw_u64map undef;         /* pid << 16 | scope index: reported as undefined */
     tw_u64map seqs;          /* pid << 16 | tid -> sequence number of its last HIT + 1 */
+    bool seq_oom;
     st_text **open;          /* runs waiting for INFO buffers, oldest first */
     size_t nopen, copen;
     st_item *q;              /* ring of pending events */
@@ -461,8 +462,11 @@ static void sequence(st_reader *r, uint16_t pid, unsigned tid, uint32_t seq, con
         tw_report(r->ctx.diag, TW_R_ST_SEQUENCE, loc,
                   "sequence number of thread %u of process 0x%04x goes back from %u to %u",
                   tid, (unsigned)pid, (unsigned)(prev - 1), (unsigned)seq);
-    if (!tw_u64map_put(&r->seqs, key, (void *)((uintptr_t)seq + 1)))
-        tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory");
+    if (!tw_u64map_put(&r->seqs, key, (void *)((uintptr_t)seq + 1)) && !r->seq_oom) {
+        r->seq_oom = true;  /* reported once; the check goes on with what it has */
+        tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc,
+                  "out of memory for sequence numbers; some threads are not checked");
+    }
 }
 
 static void hit(st_reader *r, st_proc *p, unsigned flags, uint32_t seq, const unsigned char *pl,

@@ -99,16 +99,12 @@ static char *dup_bytes(const char *s, size_t n) {
     return d;
 }
 
-static bool str_is(const tw_str *s, const char *c) {
-    return s->len == strlen(c) && memcmp(s->s, c, s->len) == 0;
-}
-
 static bool ends_with(const tw_str *s, const char *suffix) {
     size_t n = strlen(suffix);
     return s->len > n && memcmp(s->s + s->len - n, suffix, n) == 0;
 }
 
-static bool attr_is(const tw_attr *a, const char *key) { return str_is(a->key, key); }
+static bool attr_is(const tw_attr *a, const char *key) { return tw_str_is(a->key, key); }
 
 /* The claim of (pid, name, context): a repeated one (a log with its
  * statistics twice) replaces the earlier, so claims grow with the distinct
@@ -250,7 +246,7 @@ bool tw_xcheck_event(tw_xcheck *x, const tw_event *ev, tw_diag_sink *diag) {
         return tw_u64map_get(&x->seen, key) || tw_u64map_put(&x->seen, key, x);
     }
     if (ev->kind != TW_META) return true;
-    if (str_is(ev->name, TW_META_THREAD_NAME)) return add_thread_name(x, ev);
+    if (tw_str_is(ev->name, TW_META_THREAD_NAME)) return add_thread_name(x, ev);
     if (ends_with(ev->name, ".statistics")) return add_claim(x, ev);
     return true;
 }
