@@ -134,3 +134,52 @@ void *tw_keyed_get(tw_u64map *map, void *vecp, size_t *n, size_t *cap, uint64_t 
     if (created) *created = true;
     return o;
 }
+
+static size_t tid_slot(uint32_t pid, uint64_t tid, size_t nslots) {
+    uint64_t h = (tid ^ ((uint64_t)pid << 32 | pid)) * 0x9e3779b97f4a7c15ULL;
+    return (size_t)(h >> 32) & (nslots - 1);
+}
+
+static bool tid_rehash(tw_tidmap *m, size_t nslots) {
+    uint32_t *slots = calloc(nslots, sizeof *slots);
+    if (!slots) return false;
+    for (size_t i = 0; i < m->n; i++) {
+        size_t k = tid_slot(m->pids[i], m->tids[i], nslots);
+        while (slots[k]) k = (k + 1) & (nslots - 1);
+        slots[k] = (uint32_t)i + 1;
+    }
+    free(m->slots);
+    m->slots = slots;
+    m->nslots = nslots;
+    return true;
+}
+
+int64_t tw_tidmap_index(tw_tidmap *m, uint32_t pid, uint64_t tid, bool *created) {
+    if (created) *created = false;
+    if (m->nslots) {
+        for (size_t k = tid_slot(pid, tid, m->nslots); m->slots[k]; k = (k + 1) & (m->nslots - 1)) {
+            size_t i = m->slots[k] - 1;
+            if (m->pids[i] == pid && m->tids[i] == tid) return (int64_t)i;
+        }
+    }
+    if (m->n >= UINT32_MAX - 1) return -1;
+    if ((m->n + 1) * 2 > m->nslots && !tid_rehash(m, m->nslots ? m->nslots * 2 : 16)) return -1;
+    size_t pcap = m->cap;
+    if (!tw_grow(&m->pids, &pcap, m->n + 1, sizeof *m->pids, 8) ||
+        !tw_grow(&m->tids, &m->cap, m->n + 1, sizeof *m->tids, 8))
+        return -1;
+    m->pids[m->n] = pid;
+    m->tids[m->n] = tid;
+    size_t k = tid_slot(pid, tid, m->nslots);
+    while (m->slots[k]) k = (k + 1) & (m->nslots - 1);
+    m->slots[k] = (uint32_t)++m->n;
+    if (created) *created = true;
+    return (int64_t)(m->n - 1);
+}
+
+void tw_tidmap_free(tw_tidmap *m) {
+    free(m->pids);
+    free(m->tids);
+    free(m->slots);
+    memset(m, 0, sizeof *m);
+}

@@ -96,3 +96,22 @@ bool tw_duration_parse(const char *s, int64_t *ns) {
     }
     return false;
 }
+
+bool tw_format_utc(int64_t epoch_ns, char *buf, size_t n) {
+    int64_t secs = tw_floor_div(epoch_ns, TW_NS_PER_S);
+    int64_t frac = epoch_ns - secs * TW_NS_PER_S;
+    /* days since 1970-01-01 to a civil date (proleptic Gregorian) */
+    int64_t days = tw_floor_div(secs, 86400), sod = secs - days * 86400;
+    int64_t z = days + 719468, era = tw_floor_div(z, 146097);
+    int64_t doe = z - era * 146097;
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    int64_t mp = (5 * doy + 2) / 153;
+    int64_t d = doy - (153 * mp + 2) / 5 + 1, m = mp < 10 ? mp + 3 : mp - 9;
+    int64_t y = yoe + era * 400 + (m <= 2);
+    if (n) buf[0] = '\0';
+    if (y < 0 || y > 9999) return false;
+    snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d.%09dZ", (int)y, (int)m, (int)d,
+             (int)(sod / 3600), (int)(sod / 60 % 60), (int)(sod % 60), (int)frac);
+    return true;
+}

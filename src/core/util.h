@@ -45,6 +45,12 @@ int64_t tw_round_div(int64_t v, int64_t unit, bool *inexact);
  * does not fit in 64 bits.
  */
 bool tw_muldiv_i64(int64_t v, int64_t mul, int64_t div, int64_t *out);
+/*
+ * ns since the Unix epoch as UTC, ISO 8601 with nine decimals:
+ * "2001-08-04T10:20:00.250000000Z".  buf should hold 40 bytes; false (and
+ * an empty string) when the year is out of the range 0..9999.
+ */
+bool tw_format_utc(int64_t epoch_ns, char *buf, size_t n);
 /* v * unit, false on overflow. */
 static inline bool tw_to_ns(int64_t v, int64_t unit, int64_t *ns) {
     return tw_mul_i64(v, unit, ns);
@@ -102,6 +108,18 @@ void tw_u64map_free(tw_u64map *m);
 void *tw_keyed_get(tw_u64map *map, void *vecp, size_t *n, size_t *cap, uint64_t key,
                    size_t size, bool *created);
 
+/* ---- (pid, tid) -> dense thread index (buf.c) -------------------------- */
+typedef struct tw_tidmap {
+    uint32_t *pids;
+    uint64_t *tids;
+    size_t n, cap;     /* threads, in order of first sight */
+    uint32_t *slots;   /* index + 1, open addressing */
+    size_t nslots;
+} tw_tidmap;
+/* The index of thread (pid, tid), added when new (*created, may be NULL,
+ * tells which); -1 when out of memory.  Indexes are dense: 0, 1, 2, ... */
+int64_t tw_tidmap_index(tw_tidmap *m, uint32_t pid, uint64_t tid, bool *created);
+void tw_tidmap_free(tw_tidmap *m);
 /* ---- UTF-8 (utf8.c) ---------------------------------------------------- */
 
 /* Length (1-4) of the valid UTF-8 sequence at s[0..n), 0 if invalid. */

@@ -210,13 +210,7 @@ static int cmp_text(const void *a, const void *b) {
 static int folded_end(void *state) {
     folded_writer *w = state;
     if (tw_pairing_finish(w->pairing) != TW_OK || w->failed) return TW_ERR;
-    const uint64_t *pr = w->quiet.problems;
-    if (pr[TW_R_UNMATCHED_END])
-        tw_loss_add(w->ctx.loss, "ends without an open scope ignored", pr[TW_R_UNMATCHED_END]);
-    if (pr[TW_R_UNCLOSED_SCOPE])
-        tw_loss_add(w->ctx.loss, "scopes closed by an outer end", pr[TW_R_UNCLOSED_SCOPE]);
-    if (pr[TW_R_UNCLOSED_AT_EOF])
-        tw_loss_add(w->ctx.loss, "scopes closed at the end of the input", pr[TW_R_UNCLOSED_AT_EOF]);
+    tw_loss_repairs(w->ctx.loss, &w->quiet);
     size_t n = tw_strtab_count(w->stacks);
     const tw_str **v = malloc((n ? n : 1) * sizeof *v);
     if (!v) {

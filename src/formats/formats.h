@@ -72,6 +72,21 @@ static inline const tw_str *tw_intern_at(const tw_read_ctx *ctx, const char *s, 
     return str;
 }
 
+/*
+ * Count in the loss ledger what the pairing engine repaired, from the
+ * problems tallied by the quiet sink a writer gave it: ends without an open
+ * scope, scopes closed by an outer end, scopes closed at the end of input.
+ */
+static inline void tw_loss_repairs(tw_loss *loss, const tw_diag_sink *quiet) {
+    const uint64_t *pr = quiet->problems;
+    if (pr[TW_R_UNMATCHED_END])
+        tw_loss_add(loss, "ends without an open scope ignored", pr[TW_R_UNMATCHED_END]);
+    if (pr[TW_R_UNCLOSED_SCOPE])
+        tw_loss_add(loss, "scopes closed by an outer end", pr[TW_R_UNCLOSED_SCOPE]);
+    if (pr[TW_R_UNCLOSED_AT_EOF])
+        tw_loss_add(loss, "scopes closed at the end of the input", pr[TW_R_UNCLOSED_AT_EOF]);
+}
+
 /* The value of a hexadecimal digit of either case, or -1. */
 static inline int tw_hexval(char ch) {
     if (ch >= '0' && ch <= '9') return ch - '0';

@@ -15,6 +15,7 @@
     X(text1_bin)      \
     X(stacktrack)     \
     X(stacktrack_xml) \
+    X(chrome)         \
     X(folded)         \
     X(jsonl)
 

@@ -35,9 +35,7 @@ struct tw_pairing {
     bool late;            /* the current event was reported as going backwards */
     thread *threads;
     size_t nthreads, cap;
-    /* (pid, tid) -> thread index + 1, open addressing */
-    uint32_t *slots;
-    size_t nslots;
+    tw_tidmap map;        /* (pid, tid) -> index in threads */
     /* (thread index << 32 | name id) -> number of open frames of that name,
      * so that ends and suspends of names not open cost no stack walk */
     tw_u64map open;
@@ -63,7 +61,7 @@ void tw_pairing_free(tw_pairing *p) {
     if (!p) return;
     for (size_t i = 0; i < p->nthreads; i++) free(p->threads[i].stack);
     free(p->threads);
-    free(p->slots);
+    tw_tidmap_free(&p->map);
     tw_u64map_free(&p->open);
     free(p);
 }
@@ -75,45 +73,21 @@ void tw_pairing_thread(const tw_pairing *p, size_t i, uint32_t *pid, uint64_t *t
     *tid = p->threads[i].tid;
 }
 
-static size_t slot_of(uint32_t pid, uint64_t tid, size_t nslots) {
-    uint64_t h = (tid ^ ((uint64_t)pid << 32 | pid)) * 0x9e3779b97f4a7c15ULL;
-    return (size_t)(h >> 32) & (nslots - 1);
-}
-
-static bool rehash(tw_pairing *p, size_t nslots) {
-    uint32_t *slots = calloc(nslots, sizeof *slots);
-    if (!slots) return false;
-    for (size_t i = 0; i < p->nthreads; i++) {
-        size_t k = slot_of(p->threads[i].pid, p->threads[i].tid, nslots);
-        while (slots[k]) k = (k + 1) & (nslots - 1);
-        slots[k] = (uint32_t)i + 1;
-    }
-    free(p->slots);
-    p->slots = slots;
-    p->nslots = nslots;
-    return true;
-}
-
 /* The thread (pid, tid), created on first sight; NULL when out of memory. */
 static thread *thread_of(tw_pairing *p, uint32_t pid, uint64_t tid) {
-    if (p->nslots) {
-        for (size_t k = slot_of(pid, tid, p->nslots); p->slots[k]; k = (k + 1) & (p->nslots - 1)) {
-            thread *t = &p->threads[p->slots[k] - 1];
-            if (t->pid == pid && t->tid == tid) return t;
-        }
+    bool created;
+    /* room for a new thread first, so that the map never names a missing one */
+    if (!tw_grow(&p->threads, &p->cap, p->map.n + 1, sizeof *p->threads, 8)) return NULL;
+    int64_t i = tw_tidmap_index(&p->map, pid, tid, &created);
+    if (i < 0) return NULL;
+    if (created) {
+        thread *t = &p->threads[i];
+        memset(t, 0, sizeof *t);
+        t->pid = pid;
+        t->tid = tid;
+        p->nthreads = (size_t)i + 1;
     }
-    if (p->nthreads >= UINT32_MAX - 1) return NULL;
-    if ((p->nthreads + 1) * 2 > p->nslots && !rehash(p, p->nslots ? p->nslots * 2 : 16))
-        return NULL;
-    if (!tw_grow(&p->threads, &p->cap, p->nthreads + 1, sizeof *p->threads, 8)) return NULL;
-    thread *t = &p->threads[p->nthreads];
-    memset(t, 0, sizeof *t);
-    t->pid = pid;
-    t->tid = tid;
-    size_t k = slot_of(pid, tid, p->nslots);
-    while (p->slots[k]) k = (k + 1) & (p->nslots - 1);
-    p->slots[k] = (uint32_t)++p->nthreads;
-    return t;
+    return &p->threads[i];
 }
 
 /* "line 12" / "offset 96 (record 4)" / "" for the location of an event. */

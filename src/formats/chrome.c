@@ -1,0 +1,391 @@
+/*
+ * Chrome Trace Event Format, JSON object form, for Perfetto UI,
+ * chrome://tracing, speedscope and the DevTools performance panel:
+ *
+ *   {"traceEvents":[
+ *   {"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"app"}},
+ *   {"ph":"B","name":"main","ts":0,"pid":1,"tid":1},
+ *   {"ph":"E","name":"main","ts":12.5,"pid":1,"tid":1}
+ *   ],
+ *   "otherData":{"generator":"tracewright 0.1.0","source_format":"rtl",...}}
+ *
+ * One event per line.  Scopes are B/E pairs (never X, so never mixed) made
+ * by the pairing engine: every E repeats its B's name and category, and
+ * input that does not nest is repaired the way `stats` repairs it, so the
+ * output always nests.  Time on a thread never goes backwards in the output:
+ * an event earlier than the one before it on its thread is moved forward to
+ * that time (counted).  `ts` is in microseconds with up to three decimals,
+ * printed from the integer ns; when the trace clock is too large for a
+ * double to hold ns exactly (past 2^52 ns), times are written relative to a
+ * whole second before the first event and that offset is in otherData.
+ * Write-only.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "formats.h"
+#include "tracewright/stats.h"
+
+/* Times below this many ns are written as they are (a double holds them
+ * with all three decimals of the microseconds). */
+#define EXACT_NS (INT64_C(1) << 52)
+
+typedef struct cthread {
+    uint64_t wtid;    /* the tid written */
+    int64_t last;     /* the latest ts written on the thread */
+    bool have_last;
+    bool named;       /* a thread_name was written */
+} cthread;
+
+typedef struct chrome_writer {
+    tw_write_ctx ctx;
+    tw_diag_sink quiet;       /* the repairs of the pairing engine, counted */
+    tw_pairing *pairing;
+    const tw_event *cur;      /* the begin or end event being paired */
+    bool end_used;            /* its data was written on an E event */
+    tw_tidmap map;            /* (pid, tid) -> index in threads */
+    cthread *threads;
+    size_t tcap;
+    uint64_t next_wtid;       /* for tids beyond 32 bits: counts down */
+    int64_t base;             /* subtracted from every ts */
+    bool have_base;
+    bool first;               /* no event written yet */
+    tw_buf meta;              /* otherData.metadata entries, JSON */
+    uint64_t nmeta;
+    bool failed;
+} chrome_writer;
+
+static void oom(chrome_writer *w) {
+    if (!w->failed) tw_report(w->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+    w->failed = true;
+}
+
+static void json_str(chrome_writer *w, tw_output *o, const char *s, size_t n) {
+    if (!tw_out_json_str(o, s, n))
+        tw_loss_add(w->ctx.loss, "names or texts with bytes that are not UTF-8 (written as U+FFFD)",
+                    1);
+}
+
+/* The thread of (pid, tid); NULL when out of memory. */
+static cthread *thread_of(chrome_writer *w, uint32_t pid, uint64_t tid) {
+    bool created;
+    if (!tw_grow(&w->threads, &w->tcap, w->map.n + 1, sizeof *w->threads, 8)) return NULL;
+    int64_t i = tw_tidmap_index(&w->map, pid, tid, &created);
+    if (i < 0) return NULL;
+    cthread *t = &w->threads[i];
+    if (created) {
+        memset(t, 0, sizeof *t);
+        /* viewers want ids that fit 32 bits; others get one counted down
+         * from the top, and their real id is given in otherData.tid_map */
+        t->wtid = tid <= UINT32_MAX ? tid : w->next_wtid--;
+    }
+    return t;
+}
+
+/* ts in microseconds with up to three decimals, from integer ns. */
+static void put_ts(tw_output *o, int64_t ns) {
+    uint64_t v = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+    if (ns < 0) tw_out_putc(o, '-');
+    tw_out_u64(o, v / 1000);
+    unsigned frac = (unsigned)(v % 1000);
+    if (!frac) return;
+    char d[4] = {'.', (char)('0' + frac / 100), (char)('0' + frac / 10 % 10),
+                 (char)('0' + frac % 10)};
+    size_t n = 4;
+    while (d[n - 1] == '0') n--;
+    tw_out_write(o, d, n);
+}
+
+/* Start an event object: {"ph":"X","name":...[,"cat":...][,"ts":...],"pid":..,"tid":.. */
+static void start(chrome_writer *w, char ph, const tw_str *name, const tw_str *cat, cthread *t,
+                  uint32_t pid, const int64_t *ts) {
+    tw_output *o = w->ctx.out;
+    tw_out_str(o, w->first ? "{\"ph\":\"" : ",\n{\"ph\":\"");
+    w->first = false;
+    tw_out_putc(o, ph);
+    tw_out_str(o, "\",\"name\":");
+    json_str(w, o, name->s, name->len);
+    if (cat) {
+        tw_out_str(o, ",\"cat\":");
+        json_str(w, o, cat->s, cat->len);
+    }
+    if (ts) {
+        int64_t v = *ts;
+        if (t->have_last && v < t->last) v = t->last;  /* counted in chrome_event */
+        t->last = v;
+        t->have_last = true;
+        if (!w->have_base) {  /* the first timed event fixes the base */
+            w->have_base = true;
+            if (v >= EXACT_NS || v <= -EXACT_NS) w->base = tw_floor_div(v, TW_NS_PER_S) * TW_NS_PER_S;
+        }
+        int64_t rel;
+        if (!tw_sub_i64(v, w->base, &rel)) rel = v < w->base ? INT64_MIN : INT64_MAX;
+        tw_out_str(o, ",\"ts\":");
+        put_ts(o, rel);
+    }
+    tw_out_str(o, ",\"pid\":");
+    tw_out_u64(o, pid);
+    tw_out_str(o, ",\"tid\":");
+    tw_out_u64(o, t->wtid);
+}
+
+/* ,"args":{...} with an event's message, attributes and counter value
+ * (nothing when it has none). */
+static void put_args(chrome_writer *w, const tw_event *ev, bool value) {
+    if (!ev->msg && !ev->nattrs && !value) return;
+    tw_output *o = w->ctx.out;
+    tw_out_str(o, ",\"args\":{");
+    const char *sep = "";
+    if (value) {
+        tw_out_str(o, "\"value\":");
+        tw_out_i64(o, ev->value);
+        sep = ",";
+    }
+    if (ev->msg) {
+        tw_out_str(o, sep);
+        tw_out_str(o, "\"message\":");
+        json_str(w, o, ev->msg, ev->msg_len);
+        sep = ",";
+    }
+    for (size_t i = 0; i < ev->nattrs; i++) {
+        const tw_attr *a = &ev->attrs[i];
+        tw_out_str(o, sep);
+        json_str(w, o, a->key->s, a->key->len);
+        tw_out_putc(o, ':');
+        if (a->type == TW_ATTR_INT) tw_out_i64(o, a->i);
+        else json_str(w, o, a->s, a->slen);
+        sep = ",";
+    }
+    tw_out_putc(o, '}');
+}
+
+static void on_open(void *user, const tw_frame *f) {
+    chrome_writer *w = user;
+    cthread *t = thread_of(w, f->pid, f->tid);
+    if (!t) {
+        oom(w);
+        return;
+    }
+    start(w, 'B', f->name, f->cat, t, f->pid, &f->begin);
+    if (w->cur && w->cur->kind == TW_BEGIN) put_args(w, w->cur, false);
+    tw_out_putc(w->ctx.out, '}');
+}
+
+static void on_close(void *user, const tw_frame *f, int64_t end, tw_close_how how,
+                     const tw_scope_times *tm) {
+    chrome_writer *w = user;
+    (void)how;
+    (void)tm;
+    cthread *t = thread_of(w, f->pid, f->tid);
+    if (!t) {
+        oom(w);
+        return;
+    }
+    start(w, 'E', f->name, f->cat, t, f->pid, &end);
+    /* the end event's own data, on the scope it ends (viewers merge it) */
+    if (w->cur && w->cur->kind == TW_END && w->cur->name == f->name && !w->end_used) {
+        put_args(w, w->cur, false);
+        w->end_used = true;
+    }
+    tw_out_putc(w->ctx.out, '}');
+}
+
+static int chrome_begin(const tw_write_ctx *ctx, void **state) {
+    chrome_writer *w = tw_state_alloc(ctx->diag, sizeof *w);
+    if (!w) return TW_ERR;
+    w->ctx = *ctx;
+    w->first = true;
+    w->next_wtid = UINT32_MAX;
+    tw_pairing_hooks h = {.user = w, .open = on_open, .close = on_close};
+    if (!(w->pairing = tw_pairing_new(&h, &w->quiet))) {
+        free(w);
+        tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        return TW_ERR;
+    }
+    tw_out_str(ctx->out, "{\"traceEvents\":[\n");
+    *state = w;
+    return TW_OK;
+}
+
+/* A metadata entry other than a name, kept for otherData.metadata. */
+static void keep_meta(chrome_writer *w, const tw_event *ev) {
+    tw_output *o = tw_output_mem();
+    if (!o) {
+        oom(w);
+        return;
+    }
+    tw_out_str(o, w->nmeta ? ",\n{\"ts\":" : "\n{\"ts\":");
+    tw_out_i64(o, ev->ts);
+    tw_out_str(o, ",\"pid\":");
+    tw_out_u64(o, ev->pid);
+    tw_out_str(o, ",\"tid\":");
+    tw_out_u64(o, ev->tid);
+    tw_out_str(o, ",\"key\":");
+    json_str(w, o, ev->name->s, ev->name->len);
+    if (ev->msg) {
+        tw_out_str(o, ",\"value\":");
+        json_str(w, o, ev->msg, ev->msg_len);
+    }
+    tw_out_putc(o, '}');
+    size_t n;
+    const char *p = tw_output_mem_data(o, &n);
+    if (o->err || !tw_buf_append(&w->meta, p, n)) oom(w);
+    tw_output_close(o);
+    w->nmeta++;
+}
+
+/* An M event naming a process or a thread. */
+static void put_name(chrome_writer *w, const char *key, uint32_t pid, cthread *t, const char *s,
+                     size_t n) {
+    tw_output *o = w->ctx.out;
+    tw_out_str(o, w->first ? "{\"ph\":\"M\",\"name\":\"" : ",\n{\"ph\":\"M\",\"name\":\"");
+    w->first = false;
+    tw_out_str(o, key);
+    tw_out_str(o, "\",\"pid\":");
+    tw_out_u64(o, pid);
+    tw_out_str(o, ",\"tid\":");
+    tw_out_u64(o, t->wtid);
+    tw_out_str(o, ",\"args\":{\"name\":");
+    json_str(w, o, s, n);
+    tw_out_str(o, "}}");
+}
+
+static int chrome_event(void *state, const tw_event *ev) {
+    chrome_writer *w = state;
+    cthread *t = thread_of(w, ev->pid, ev->tid);
+    if (!t) {
+        oom(w);
+        return TW_ERR;
+    }
+    if (ev->kind != TW_META && t->have_last && ev->ts < t->last)
+        tw_loss_add(w->ctx.loss, "times moved forward to keep a thread's time in order", 1);
+    switch (ev->kind) {
+    case TW_META:
+        if ((tw_str_is(ev->name, TW_META_PROCESS_NAME) || tw_str_is(ev->name, TW_META_THREAD_NAME)) &&
+            ev->msg) {
+            bool thread = tw_str_is(ev->name, TW_META_THREAD_NAME);
+            put_name(w, ev->name->s, ev->pid, t, ev->msg, ev->msg_len);
+            if (thread) t->named = true;
+        } else {
+            keep_meta(w, ev);
+        }
+        break;
+    case TW_INSTANT:
+        start(w, 'i', ev->name, ev->cat, t, ev->pid, &ev->ts);
+        tw_out_str(w->ctx.out, ",\"s\":\"t\"");
+        put_args(w, ev, false);
+        tw_out_putc(w->ctx.out, '}');
+        break;
+    case TW_COUNTER:
+        start(w, 'C', ev->name, ev->cat, t, ev->pid, &ev->ts);
+        put_args(w, ev, ev->has_value);
+        tw_out_putc(w->ctx.out, '}');
+        break;
+    case TW_SUSPEND:
+    case TW_RESUME:
+        /* not drawn; the pairing engine still takes preemption out of net */
+        tw_loss_drop(w->ctx.loss, ev);
+        if (tw_pairing_event(w->pairing, ev) != TW_OK) oom(w);
+        break;
+    case TW_BEGIN:
+    case TW_END:
+        w->cur = ev;
+        w->end_used = false;
+        if (tw_pairing_event(w->pairing, ev) != TW_OK) oom(w);
+        if (ev->kind == TW_END && (ev->msg || ev->nattrs) && !w->end_used)
+            tw_loss_add(w->ctx.loss, "messages and attributes of ignored end events dropped", 1);
+        w->cur = NULL;
+        break;
+    default:
+        tw_loss_drop(w->ctx.loss, ev);
+        break;
+    }
+    return w->failed ? TW_ERR : TW_OK;
+}
+
+static int chrome_end(void *state) {
+    chrome_writer *w = state;
+    w->cur = NULL;
+    if (tw_pairing_finish(w->pairing) != TW_OK) oom(w);
+    if (w->failed) return TW_ERR;
+    tw_loss_repairs(w->ctx.loss, &w->quiet);
+    /* threads whose id was replaced show the real one as their name */
+    for (size_t i = 0; i < w->map.n; i++) {
+        cthread *t = &w->threads[i];
+        if (t->wtid == w->map.tids[i] || t->named) continue;
+        char name[32];
+        int n = snprintf(name, sizeof name, "tid %llu", (unsigned long long)w->map.tids[i]);
+        put_name(w, TW_META_THREAD_NAME, w->map.pids[i], t, name, (size_t)n);
+    }
+    tw_output *o = w->ctx.out;
+    const tw_trace_info *ti = w->ctx.info;
+    tw_out_str(o, "\n],\n\"otherData\":{\"generator\":\"tracewright " TW_VERSION_STRING "\"");
+    if (ti->format) {
+        tw_out_str(o, ",\"source_format\":");
+        json_str(w, o, ti->format, strlen(ti->format));
+    }
+    tw_out_str(o, ",\"clock_resolution_ns\":");
+    tw_out_i64(o, ti->resolution_ns);
+    if (w->base) {
+        tw_out_str(o, ",\"ts_offset_ns\":");
+        tw_out_i64(o, w->base);
+    }
+    if (ti->has_origin) {
+        tw_out_str(o, ",\"origin_ns\":");
+        tw_out_i64(o, ti->origin_ns);
+        tw_out_str(o, ",\"origin_ts\":");
+        tw_out_i64(o, ti->origin_ts);
+        char utc[48];
+        if (tw_format_utc(ti->origin_ns, utc, sizeof utc)) {
+            tw_out_str(o, ",\"origin_utc\":\"");
+            tw_out_str(o, utc);
+            tw_out_putc(o, '"');
+        }
+    }
+    bool mapped = false;
+    for (size_t i = 0; i < w->map.n; i++) {
+        if (w->threads[i].wtid == w->map.tids[i]) continue;
+        tw_out_str(o, mapped ? "," : ",\"tid_map\":{");
+        mapped = true;
+        tw_out_putc(o, '"');
+        tw_out_u64(o, w->threads[i].wtid);
+        tw_out_str(o, "\":\"");
+        tw_out_u64(o, w->map.tids[i]);
+        tw_out_putc(o, '"');
+    }
+    if (mapped) tw_out_putc(o, '}');
+    if (w->nmeta) {
+        tw_out_str(o, ",\"metadata\":[");
+        tw_out_write(o, w->meta.p, w->meta.len);
+        tw_out_str(o, "\n]");
+    }
+    tw_out_str(o, "}}\n");
+    return TW_OK;
+}
+
+static void chrome_free(void *state) {
+    chrome_writer *w = state;
+    tw_pairing_free(w->pairing);
+    tw_tidmap_free(&w->map);
+    free(w->threads);
+    tw_buf_free(&w->meta);
+    free(w);
+}
+
+static const char *const chrome_aliases[] = {"trace-event", "perfetto", NULL};
+static const char *const chrome_exts[] = {".json", ".trace.json", ".chrome.json", NULL};
+
+static const tw_format chrome_format = {
+    .abi = TW_FORMAT_ABI,
+    .name = "chrome",
+    .aliases = chrome_aliases,
+    .extensions = chrome_exts,
+    .description = "Chrome Trace Event JSON (Perfetto UI, chrome://tracing, speedscope)",
+    .flags = TW_FMT_TEXT | TW_FMT_THREADS | TW_FMT_ORIGIN,
+    .write_begin = chrome_begin,
+    .write_event = chrome_event,
+    .write_end = chrome_end,
+    .write_free = chrome_free,
+};
+
+TW_FORMAT_EXPORT(chrome, chrome_format)
