@@ -26,10 +26,6 @@
 #include "formats.h"
 #include "tracewright/stats.h"
 
-/* Times below this many ns are written as they are (a double holds them
- * with all three decimals of the microseconds). */
-#define EXACT_NS (INT64_C(1) << 52)
-
 typedef struct cthread {
     uint64_t wtid;    /* the tid written */
     int64_t last;     /* the latest ts written on the thread */
@@ -116,12 +112,10 @@ static void start(chrome_writer *w, char ph, const tw_str *name, const tw_str *c
         t->have_last = true;
         if (!w->have_base) {  /* the first timed event fixes the base */
             w->have_base = true;
-            if (v >= EXACT_NS || v <= -EXACT_NS) w->base = tw_floor_div(v, TW_NS_PER_S) * TW_NS_PER_S;
+            w->base = tw_view_base(v);
         }
-        int64_t rel;
-        if (!tw_sub_i64(v, w->base, &rel)) rel = v < w->base ? INT64_MIN : INT64_MAX;
         tw_out_str(o, ",\"ts\":");
-        put_ts(o, rel);
+        put_ts(o, tw_view_time(v, w->base));
     }
     tw_out_str(o, ",\"pid\":");
     tw_out_u64(o, pid);

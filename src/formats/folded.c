@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "formats.h"
+#include "core/names.h"
 #include "tracewright/stats.h"
 
 #define OPT_UNIT "weight-unit"
@@ -29,14 +30,6 @@ typedef struct fthread {
     size_t depth, cap;
 } fthread;
 
-typedef struct fname {    /* a process or thread name from metadata */
-    uint32_t pid;
-    uint64_t tid;
-    bool thread;
-    char *s;
-    size_t len;
-} fname;
-
 typedef struct folded_writer {
     tw_write_ctx ctx;
     int64_t unit;          /* ns per weight unit */
@@ -44,8 +37,7 @@ typedef struct folded_writer {
     tw_pairing *pairing;
     fthread **threads;     /* by the engine's dense thread index */
     size_t nthreads, tcap;
-    fname *names;
-    size_t nnames, ncap;
+    tw_names names;        /* of processes and threads */
     tw_strtab *stacks;     /* the distinct stacks' texts */
     int64_t *weights;      /* by stack id */
     size_t nweights, wcap;
@@ -74,14 +66,6 @@ static void put_name(folded_writer *w, const char *s, size_t n) {
         }
     }
     if (changed) tw_loss_add(w->ctx.loss, "';' and line breaks in names replaced", 1);
-}
-
-static const fname *find_name(const folded_writer *w, bool thread, uint32_t pid, uint64_t tid) {
-    for (size_t i = w->nnames; i > 0; i--) {  /* the latest name */
-        const fname *f = &w->names[i - 1];
-        if (f->thread == thread && f->pid == pid && (!thread || f->tid == tid)) return f;
-    }
-    return NULL;
 }
 
 static fthread *thread_at(folded_writer *w, const tw_frame *f) {
@@ -119,11 +103,13 @@ static void on_close(void *user, const tw_frame *f, int64_t end, tw_close_how ho
     /* PROCESS;THREAD;OUTER;...;THIS */
     tw_buf_clear(&w->path);
     char num[48];
-    const fname *pn = find_name(w, false, t->pid, 0), *tn = find_name(w, true, t->pid, t->tid);
-    if (pn) put_name(w, pn->s, pn->len);
+    size_t pl, tl;
+    const char *pn = tw_names_process(&w->names, t->pid, &pl);
+    const char *tn = tw_names_thread(&w->names, t->pid, t->tid, &tl);
+    if (pn) put_name(w, pn, pl);
     else put_name(w, num, (size_t)snprintf(num, sizeof num, "pid %lu", (unsigned long)t->pid));
     if (!tw_buf_append(&w->path, ";", 1)) oom(w);
-    if (tn) put_name(w, tn->s, tn->len);
+    if (tn) put_name(w, tn, tl);
     else put_name(w, num, (size_t)snprintf(num, sizeof num, "tid %llu", (unsigned long long)t->tid));
     for (size_t i = 0; i <= f->depth; i++) {
         if (!tw_buf_append(&w->path, ";", 1)) oom(w);
@@ -165,24 +151,10 @@ static int folded_begin(const tw_write_ctx *ctx, void **state) {
 
 static int folded_event(void *state, const tw_event *ev) {
     folded_writer *w = state;
-    if (ev->kind == TW_META && (tw_str_is(ev->name, TW_META_PROCESS_NAME) ||
-                                tw_str_is(ev->name, TW_META_THREAD_NAME)) && ev->msg) {
-        if (!tw_grow(&w->names, &w->ncap, w->nnames + 1, sizeof *w->names, 8)) {
-            oom(w);
-            return TW_ERR;
-        }
-        fname *f = &w->names[w->nnames];
-        f->thread = tw_str_is(ev->name, TW_META_THREAD_NAME);
-        f->pid = ev->pid;
-        f->tid = ev->tid;
-        f->len = ev->msg_len;
-        if (!(f->s = malloc(ev->msg_len + 1))) {
-            oom(w);
-            return TW_ERR;
-        }
-        memcpy(f->s, ev->msg, ev->msg_len);
-        w->nnames++;
-        return TW_OK;
+    bool nomem = false;
+    if (tw_names_note(&w->names, ev, &nomem)) {
+        if (nomem) oom(w);
+        return w->failed ? TW_ERR : TW_OK;
     }
     if (ev->kind != TW_BEGIN && ev->kind != TW_END && ev->kind != TW_SUSPEND &&
         ev->kind != TW_RESUME) {
@@ -240,8 +212,7 @@ static void folded_free(void *state) {
         free(w->threads[i]);
     }
     free(w->threads);
-    for (size_t i = 0; i < w->nnames; i++) free(w->names[i].s);
-    free(w->names);
+    tw_names_free(&w->names);
     tw_pairing_free(w->pairing);
     tw_strtab_free(w->stacks);
     free(w->weights);

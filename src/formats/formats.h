@@ -87,6 +87,25 @@ static inline void tw_loss_repairs(tw_loss *loss, const tw_diag_sink *quiet) {
         tw_loss_add(loss, "scopes closed at the end of the input", pr[TW_R_UNCLOSED_AT_EOF]);
 }
 
+/*
+ * What a writer for JavaScript viewers subtracts from every time so that a
+ * double holds the ns exactly: 0 when the trace's first time is within
+ * +-2^52 ns (the times stay those of the trace), else the whole second at
+ * or before it.
+ */
+static inline int64_t tw_view_base(int64_t first_ts) {
+    const int64_t exact = INT64_C(1) << 52;
+    if (first_ts < exact && first_ts > -exact) return 0;
+    return tw_floor_div(first_ts, TW_NS_PER_S) * TW_NS_PER_S;
+}
+
+/* t - base, saturated at the ends of the range. */
+static inline int64_t tw_view_time(int64_t t, int64_t base) {
+    int64_t rel;
+    if (!tw_sub_i64(t, base, &rel)) rel = t < base ? INT64_MIN : INT64_MAX;
+    return rel;
+}
+
 /* The value of a hexadecimal digit of either case, or -1. */
 static inline int tw_hexval(char ch) {
     if (ch >= '0' && ch <= '9') return ch - '0';

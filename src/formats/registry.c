@@ -17,6 +17,7 @@
     X(stacktrack_xml) \
     X(chrome)         \
     X(folded)         \
+    X(speedscope)     \
     X(jsonl)
 
 #define DECLARE(name) const tw_format *tw_format_##name(void);

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/spool.h"
 #include "core/util.h"
 #include "harness.h"
 
@@ -381,4 +382,50 @@ void test_durations(void) {
     CHECK_STR(buf, "-1.234 \xc2\xb5s");
     tw_duration_format(999999600, buf, sizeof buf);
     CHECK_STR(buf, "1.000 s");
+}
+
+void test_spool_channels(void) {
+    /* chunks of 8 bytes: most of the data goes through the temporary file */
+    tw_spool *s = tw_spool_new(8);
+    CHECK(s != NULL);
+    char want[3][4096];
+    size_t len[3] = {0, 0, 0};
+    for (int i = 0; i < 500; i++) {
+        size_t c = (size_t)(i * 7 % 3);
+        char piece[16];
+        int n = snprintf(piece, sizeof piece, "%d,", i);
+        CHECK(tw_spool_write(s, c, piece, (size_t)n));
+        memcpy(want[c] + len[c], piece, (size_t)n);
+        len[c] += (size_t)n;
+    }
+    for (size_t c = 0; c < 3; c++) {
+        CHECK_EQ_U(tw_spool_size(s, c), len[c]);
+        tw_output *o = tw_output_mem();
+        CHECK(tw_spool_copy(s, c, o));
+        size_t n;
+        const char *p = tw_output_mem_data(o, &n);
+        CHECK_EQ_U(n, len[c]);
+        CHECK(n == len[c] && memcmp(p, want[c], n) == 0);
+        tw_output_close(o);
+    }
+    /* a channel never written to is empty */
+    CHECK_EQ_U(tw_spool_size(s, 9), 0);
+    CHECK_EQ_I(tw_spool_error(s), 0);
+    tw_spool_free(s);
+}
+
+void test_format_utc(void) {
+    char b[48];
+    CHECK(tw_format_utc(0, b, sizeof b));
+    CHECK_STR(b, "1970-01-01T00:00:00.000000000Z");
+    CHECK(tw_format_utc(INT64_C(1184158800123456000), b, sizeof b));
+    CHECK_STR(b, "2007-07-11T13:00:00.123456000Z");
+    CHECK(tw_format_utc(INT64_C(951782400) * 1000000000 + 1, b, sizeof b)); /* a leap day */
+    CHECK_STR(b, "2000-02-29T00:00:00.000000001Z");
+    CHECK(tw_format_utc(-1, b, sizeof b));
+    CHECK_STR(b, "1969-12-31T23:59:59.999999999Z");
+    CHECK(tw_format_utc(INT64_MIN, b, sizeof b));
+    CHECK_STR(b, "1677-09-21T00:12:43.145224192Z");
+    CHECK(tw_format_utc(INT64_MAX, b, sizeof b));
+    CHECK_STR(b, "2262-04-11T23:47:16.854775807Z");
 }

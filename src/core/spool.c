@@ -1,0 +1,110 @@
+/*
+ * A spool: bytes appended to numbered channels in any interleaving, read
+ * back channel by channel.  Writers whose output groups by thread while
+ * their input interleaves threads (speedscope's one profile per thread)
+ * keep each channel's latest bytes in memory and move full chunks to one
+ * shared temporary file, so memory stays bounded by the number of channels
+ * whatever the size of the input.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spool.h"
+#include "tracewright/io.h"
+#include "util.h"
+
+typedef struct chunk {
+    long off;
+    size_t len;
+} chunk;
+
+typedef struct channel {
+    tw_buf tail;        /* the latest bytes, not yet in the file */
+    chunk *chunks;      /* where the earlier ones are, in order */
+    size_t nchunks, cap;
+} channel;
+
+struct tw_spool {
+    size_t chunk_size;
+    channel *ch;
+    size_t nch, cap;
+    FILE *file;
+    long end;           /* bytes in the file */
+    int err;            /* errno of the first failure, 0 if none */
+};
+
+tw_spool *tw_spool_new(size_t chunk_size) {
+    tw_spool *s = calloc(1, sizeof *s);
+    if (s) s->chunk_size = chunk_size ? chunk_size : 65536;
+    return s;
+}
+
+static bool fail(tw_spool *s, int err) {
+    if (!s->err) s->err = err ? err : ENOMEM;
+    return false;
+}
+
+/* Move a channel's tail to the file. */
+static bool spill(tw_spool *s, channel *c) {
+    if (!s->file && !(s->file = tmpfile())) return fail(s, errno);
+    if (!tw_grow(&c->chunks, &c->cap, c->nchunks + 1, sizeof *c->chunks, 8)) return fail(s, ENOMEM);
+    if (fseek(s->file, s->end, SEEK_SET) != 0 || fwrite(c->tail.p, 1, c->tail.len, s->file) != c->tail.len)
+        return fail(s, errno);
+    c->chunks[c->nchunks++] = (chunk){s->end, c->tail.len};
+    s->end += (long)c->tail.len;
+    tw_buf_clear(&c->tail);
+    return true;
+}
+
+bool tw_spool_write(tw_spool *s, size_t channel_no, const void *p, size_t n) {
+    if (s->err) return false;
+    if (channel_no >= s->nch) {
+        if (!tw_grow(&s->ch, &s->cap, channel_no + 1, sizeof *s->ch, 8)) return fail(s, ENOMEM);
+        memset(s->ch + s->nch, 0, (channel_no + 1 - s->nch) * sizeof *s->ch);
+        s->nch = channel_no + 1;
+    }
+    channel *c = &s->ch[channel_no];
+    if (!tw_buf_append(&c->tail, p, n)) return fail(s, ENOMEM);
+    return c->tail.len < s->chunk_size || spill(s, c);
+}
+
+size_t tw_spool_size(const tw_spool *s, size_t channel_no) {
+    if (channel_no >= s->nch) return 0;
+    const channel *c = &s->ch[channel_no];
+    size_t n = c->tail.len;
+    for (size_t i = 0; i < c->nchunks; i++) n += c->chunks[i].len;
+    return n;
+}
+
+bool tw_spool_copy(tw_spool *s, size_t channel_no, tw_output *out) {
+    if (s->err) return false;
+    if (channel_no >= s->nch) return true;
+    channel *c = &s->ch[channel_no];
+    char buf[16384];
+    for (size_t i = 0; i < c->nchunks; i++) {
+        if (fseek(s->file, c->chunks[i].off, SEEK_SET) != 0) return fail(s, errno);
+        for (size_t left = c->chunks[i].len; left > 0;) {
+            size_t want = left < sizeof buf ? left : sizeof buf;
+            if (fread(buf, 1, want, s->file) != want) return fail(s, errno ? errno : EIO);
+            tw_out_write(out, buf, want);
+            left -= want;
+        }
+    }
+    tw_out_write(out, c->tail.p, c->tail.len);
+    return true;
+}
+
+int tw_spool_error(const tw_spool *s) { return s->err; }
+
+void tw_spool_free(tw_spool *s) {
+    if (!s) return;
+    for (size_t i = 0; i < s->nch; i++) {
+        tw_buf_free(&s->ch[i].tail);
+        free(s->ch[i].chunks);
+    }
+    free(s->ch);
+    if (s->file) fclose(s->file);
+    free(s);
+}
