@@ -39,7 +39,8 @@ enum {
     TW_FMT_LOSSLESS = 1u << 2, /* holds every event field (the canonical stream) */
     TW_FMT_THREADS = 1u << 3,  /* records thread ids */
     TW_FMT_ORIGIN = 1u << 4,   /* may carry an absolute wall-clock origin */
-    TW_FMT_UTF8 = 1u << 5      /* the reader reports text that is not UTF-8 itself */
+    TW_FMT_UTF8 = 1u << 5,     /* the reader reports text that is not UTF-8 itself */
+    TW_FMT_DIRECTORY = 1u << 6 /* the writer makes a directory (tw_writer_open_dir) */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -109,6 +110,7 @@ typedef struct tw_write_ctx {
     const tw_optset *opts;        /* never NULL */
     const tw_trace_info *info;    /* of the stream being written */
     tw_loss *loss;
+    tw_outdir *dir;               /* TW_FMT_DIRECTORY writers: out is NULL */
 } tw_write_ctx;
 
 /*
@@ -161,6 +163,10 @@ typedef struct tw_format {
      * that is adjusted).  Smaller inversions are not reported.
      */
     int64_t jitter_ns;
+
+    /* TW_FMT_DIRECTORY writers: a file every directory they write holds,
+     * by which an earlier output is known and may be replaced. */
+    const char *dir_marker;
 } tw_format;
 
 /* ------------------------------------------------------------------------ */
@@ -222,6 +228,11 @@ typedef struct tw_writer tw_writer;
 int tw_writer_open(const tw_format *fmt, tw_output *out, tw_strtab *strtab,
                    tw_diag_sink *diag, const tw_optset *opts,
                    const tw_trace_info *info, tw_writer **outw);
+/* The same for a TW_FMT_DIRECTORY format, writing into `dir` (which the
+ * caller commits or aborts after tw_writer_finish). */
+int tw_writer_open_dir(const tw_format *fmt, tw_outdir *dir, tw_strtab *strtab,
+                       tw_diag_sink *diag, const tw_optset *opts,
+                       const tw_trace_info *info, tw_writer **outw);
 int tw_writer_event(tw_writer *w, const tw_event *ev);  /* TW_OK / TW_ERR */
 /* Complete the output and report what was lost or rounded. */
 int tw_writer_finish(tw_writer *w);

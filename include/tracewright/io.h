@@ -125,6 +125,31 @@ tw_output *tw_output_fd(int fd, const char *name);
 tw_output *tw_output_mem(void);
 const char *tw_output_mem_data(const tw_output *out, size_t *len);
 
+/*
+ * An output directory, for formats that write several files (CTF).  It is
+ * built in a new temporary directory next to `path` and put in place by
+ * tw_outdir_commit(); until then `path` is untouched.  `path` may not exist
+ * yet, be an empty directory, or be a directory holding a file named
+ * `marker` (the output of an earlier run, which is then replaced) with no
+ * subdirectories; anything else is refused so that no one's data is lost.
+ * NULL with errno set on failure (EEXIST: `path` is something else; the
+ * message for it says so).
+ */
+typedef struct tw_outdir tw_outdir;
+tw_outdir *tw_outdir_open(const char *path, const char *marker);
+/* A new file `name` in the directory, written through a tw_output that the
+ * caller closes with tw_output_close(); NULL with errno set on failure. */
+tw_output *tw_outdir_create(tw_outdir *dir, const char *name);
+/* Open an existing file of the directory to append to it (same ownership). */
+tw_output *tw_outdir_append(tw_outdir *dir, const char *name);
+/* The directory's final path. */
+const char *tw_outdir_path(const tw_outdir *dir);
+/* Put the directory in place (replacing an earlier output) and free it;
+ * returns 0 or an errno (everything written is then removed). */
+int tw_outdir_commit(tw_outdir *dir);
+/* Remove everything written and free; `path` keeps what it had. */
+void tw_outdir_abort(tw_outdir *dir);
+
 /* Flush buffered bytes; returns 0 or the errno of the first failure. */
 int tw_output_flush(tw_output *out);
 /* Flush, close, put a temporary file in place, and free; returns 0 or the

@@ -26,7 +26,9 @@ static void help(void) {
            "Options:\n"
            "  -f, --from FORMAT        format of the inputs (default: detected per file)\n"
            "  -t, --to FORMAT          output format (default: from the -o file's extension)\n"
-           "  -o, --output FILE        write to FILE instead of standard output\n"
+           "  -o, --output FILE        write to FILE instead of standard output (ctf: the\n"
+           "                           directory to make; an earlier ctf output there is\n"
+           "                           replaced, anything else is left alone)\n"
            "      --max-diagnostics N  print at most N diagnostics (default 100; 0 = all)\n"
            "      --max-line-length N  skip lines longer than N bytes (default 67108864)\n"
            "  -h, --help               show this help and exit\n"
@@ -40,7 +42,9 @@ static void help(void) {
            "Examples:\n"
            "  tracewright convert -t jsonl startup_4711.log\n"
            "  tracewright convert -o profile.log profile.csv\n"
-           "  tracewright convert -t jsonl soffice_*.log > merged.jsonl\n");
+           "  tracewright convert -t jsonl soffice_*.log > merged.jsonl\n"
+           "  tracewright convert -o startup.trace.json startup_4711.log   (for Perfetto UI)\n"
+           "  tracewright convert -t ctf -o startup-ctf startup_4711.log   (for babeltrace2)\n");
 }
 
 /* The format of -t: one that can be written. */
@@ -101,6 +105,11 @@ int cmd_convert(int argc, char **argv) {
         cli_usage_error("convert", "missing the output format (-t FORMAT)");
         goto out;
     }
+    if ((fout->flags & TW_FMT_DIRECTORY) && (!output || strcmp(output, "-") == 0)) {
+        cli_usage_error("convert", "the %s format writes a directory: name it with -o DIR",
+                        fout->name);
+        goto out;
+    }
     if (!cli_stdin_ok("convert", inputs, ninputs)) goto out;
     static char *const stdin_only[] = {"-", NULL};
     char *const *paths = ninputs ? inputs : stdin_only;
@@ -112,6 +121,7 @@ int cmd_convert(int argc, char **argv) {
     tw_source *src = NULL;
     tw_output *out = NULL;
     tw_writer *w = NULL;
+    tw_outdir *dir = NULL;
     if (!strtab) {
         cli_error("out of memory");
         goto done;
@@ -121,15 +131,31 @@ int cmd_convert(int argc, char **argv) {
     if (tw_source_open((const char *const *)paths, npaths, &so, strtab, &diag.sink, &src) !=
         TW_OK)
         goto done;
-    /* a regular output file is replaced only at the end, so it may also be
-     * one of the inputs */
-    out = tw_output_open(output);
-    if (!out) {
-        cli_error("cannot open '%s' for writing: %s", output, strerror(errno));
-        goto done;
+    if (fout->flags & TW_FMT_DIRECTORY) {
+        /* built next to its place and moved there at the end */
+        if (!(dir = tw_outdir_open(output, fout->dir_marker))) {
+            if (errno == EEXIST)
+                cli_error("'%s' exists and is not an empty directory or an earlier %s output; "
+                          "not replacing it", output, fout->name);
+            else
+                cli_error("cannot create the directory '%s': %s", output, strerror(errno));
+            goto done;
+        }
+        if (tw_writer_open_dir(fout, dir, strtab, &diag.sink, rd.fopts, tw_source_info(src),
+                               &w) != TW_OK)
+            goto done;
+    } else {
+        /* a regular output file is replaced only at the end, so it may also
+         * be one of the inputs */
+        out = tw_output_open(output);
+        if (!out) {
+            cli_error("cannot open '%s' for writing: %s", output, strerror(errno));
+            goto done;
+        }
+        if (tw_writer_open(fout, out, strtab, &diag.sink, rd.fopts, tw_source_info(src), &w) !=
+            TW_OK)
+            goto done;
     }
-    if (tw_writer_open(fout, out, strtab, &diag.sink, rd.fopts, tw_source_info(src), &w) != TW_OK)
-        goto done;
     tw_event ev;
     int r;
     while ((r = tw_source_next(src, &ev)) == TW_OK) {
@@ -137,13 +163,22 @@ int cmd_convert(int argc, char **argv) {
             r = TW_ERR;
             break;
         }
-        if (out->err) break;
+        if (out && out->err) break;
     }
     if (r == TW_ERR) goto done;
     if (tw_writer_finish(w) != TW_OK) goto done;
     rc = diag.sink.count[TW_SEV_ERROR] ? EXIT_FINDINGS : EXIT_OK;
 done:
     tw_writer_free(w);
+    if (dir && rc == EXIT_TROUBLE) {
+        tw_outdir_abort(dir);  /* an existing directory keeps its contents */
+    } else if (dir) {
+        int derr = tw_outdir_commit(dir);
+        if (derr) {
+            cli_error("cannot put the directory '%s' in place: %s", output, strerror(derr));
+            rc = EXIT_TROUBLE;
+        }
+    }
     if (out && rc == EXIT_TROUBLE) {
         tw_output_abort(out);  /* an existing output file keeps its contents */
     } else if (out) {

@@ -296,11 +296,18 @@ struct tw_writer {
     tw_loss loss;
 };
 
-int tw_writer_open(const tw_format *fmt, tw_output *out, tw_strtab *strtab,
-                   tw_diag_sink *diag, const tw_optset *opts, const tw_trace_info *info,
-                   tw_writer **outw) {
+static int open_writer(const tw_format *fmt, tw_output *out, tw_outdir *dir, tw_strtab *strtab,
+                       tw_diag_sink *diag, const tw_optset *opts, const tw_trace_info *info,
+                       tw_writer **outw) {
     if (!tw_format_can_write(fmt)) {
         tw_report(diag, TW_R_BAD_OPTION, NULL, "the %s format cannot be written", fmt->name);
+        return TW_ERR;
+    }
+    if (!(fmt->flags & TW_FMT_DIRECTORY) != !dir) {
+        tw_report(diag, TW_R_BAD_OPTION, NULL,
+                  dir ? "the %s format writes a file, not a directory"
+                      : "the %s format writes a directory: name it with -o DIR",
+                  fmt->name);
         return TW_ERR;
     }
     tw_writer *w = calloc(1, sizeof *w);
@@ -312,6 +319,7 @@ int tw_writer_open(const tw_format *fmt, tw_output *out, tw_strtab *strtab,
     w->info = *info;
     if (w->info.resolution_ns < 1) w->info.resolution_ns = 1;
     w->ctx.out = out;
+    w->ctx.dir = dir;
     w->ctx.strtab = strtab;
     w->ctx.diag = diag;
     w->ctx.opts = opts ? opts : &empty_optset;
@@ -323,6 +331,18 @@ int tw_writer_open(const tw_format *fmt, tw_output *out, tw_strtab *strtab,
     }
     *outw = w;
     return TW_OK;
+}
+
+int tw_writer_open(const tw_format *fmt, tw_output *out, tw_strtab *strtab,
+                   tw_diag_sink *diag, const tw_optset *opts, const tw_trace_info *info,
+                   tw_writer **outw) {
+    return open_writer(fmt, out, NULL, strtab, diag, opts, info, outw);
+}
+
+int tw_writer_open_dir(const tw_format *fmt, tw_outdir *dir, tw_strtab *strtab,
+                       tw_diag_sink *diag, const tw_optset *opts, const tw_trace_info *info,
+                       tw_writer **outw) {
+    return open_writer(fmt, NULL, dir, strtab, diag, opts, info, outw);
 }
 
 int tw_writer_event(tw_writer *w, const tw_event *ev) { return w->fmt->write_event(w->state, ev); }

@@ -16,6 +16,7 @@
     X(stacktrack)     \
     X(stacktrack_xml) \
     X(chrome)         \
+    X(ctf)            \
     X(folded)         \
     X(speedscope)     \
     X(jsonl)

@@ -1,0 +1,186 @@
+/*
+ * Output directories (see tw_outdir_open in tracewright/io.h): built in a
+ * temporary sibling directory and renamed into place at the end, so that a
+ * failed run leaves the target as it was.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tracewright/io.h"
+
+struct tw_outdir {
+    char *path;   /* where it goes */
+    char *tmp;    /* where it is built */
+};
+
+/* Remove the regular files of a directory, then the directory; -1 (errno
+ * set) when it holds anything else or a removal fails. */
+static int remove_flat_dir(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    size_t n = strlen(dir);
+    int rc = 0;
+    struct dirent *e;
+    while (rc == 0 && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char *p = malloc(n + strlen(e->d_name) + 2);
+        if (!p) {
+            errno = ENOMEM;
+            rc = -1;
+            break;
+        }
+        sprintf(p, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (lstat(p, &st) != 0 || S_ISDIR(st.st_mode)) {
+            if (S_ISDIR(st.st_mode)) errno = ENOTEMPTY;
+            rc = -1;
+        } else if (unlink(p) != 0) {
+            rc = -1;
+        }
+        free(p);
+    }
+    int e2 = errno;
+    closedir(d);
+    if (rc == 0 && rmdir(dir) != 0) return -1;
+    errno = e2;
+    return rc;
+}
+
+/* Whether an existing directory may be replaced: empty, or an earlier
+ * output (holds `marker`, no subdirectories). */
+static bool replaceable(const char *path, const char *marker) {
+    DIR *d = opendir(path);
+    if (!d) return false;
+    bool empty = true, marked = false, subdir = false;
+    size_t n = strlen(path);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        empty = false;
+        if (marker && !strcmp(e->d_name, marker)) marked = true;
+        char *p = malloc(n + strlen(e->d_name) + 2);
+        struct stat st;
+        if (p) {
+            sprintf(p, "%s/%s", path, e->d_name);
+            if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) subdir = true;
+            free(p);
+        }
+    }
+    closedir(d);
+    return empty || (marked && !subdir);
+}
+
+tw_outdir *tw_outdir_open(const char *path, const char *marker) {
+    struct stat st;
+    if (stat(path, &st) == 0 && (!S_ISDIR(st.st_mode) || !replaceable(path, marker))) {
+        errno = EEXIST;
+        return NULL;
+    }
+    tw_outdir *d = calloc(1, sizeof *d);
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/') n--;  /* "out/" names "out" */
+    if (d) d->path = strndup(path, n);
+    if (d && d->path) d->tmp = malloc(n + 16);
+    if (!d || !d->path || !d->tmp) {
+        if (d) free(d->path);
+        free(d);
+        errno = ENOMEM;
+        return NULL;
+    }
+    snprintf(d->tmp, n + 16, "%s.tmp-XXXXXX", d->path);
+    if (!mkdtemp(d->tmp)) {
+        int e = errno;
+        free(d->tmp);
+        free(d->path);
+        free(d);
+        errno = e;
+        return NULL;
+    }
+    /* mkdtemp makes it private; the output gets the usual permissions */
+    mode_t mask = umask(0);
+    umask(mask);
+    chmod(d->tmp, 0777 & ~mask);
+    return d;
+}
+
+static tw_output *open_in(tw_outdir *d, const char *name, int flags) {
+    char *p = malloc(strlen(d->tmp) + strlen(name) + 2);
+    if (!p) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    sprintf(p, "%s/%s", d->tmp, name);
+    int fd;
+    do fd = open(p, flags | O_WRONLY | O_CLOEXEC, 0666);
+    while (fd < 0 && errno == EINTR);
+    free(p);
+    if (fd < 0) return NULL;
+    tw_output *o = tw_output_fd(fd, name);
+    if (!o) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return NULL;
+    }
+    o->own_fd = true;
+    return o;
+}
+
+tw_output *tw_outdir_create(tw_outdir *d, const char *name) {
+    return open_in(d, name, O_CREAT | O_EXCL);
+}
+
+tw_output *tw_outdir_append(tw_outdir *d, const char *name) {
+    return open_in(d, name, O_APPEND);
+}
+
+const char *tw_outdir_path(const tw_outdir *d) { return d->path; }
+
+static void free_dir(tw_outdir *d) {
+    free(d->path);
+    free(d->tmp);
+    free(d);
+}
+
+int tw_outdir_commit(tw_outdir *d) {
+    int err = 0;
+    struct stat st;
+    if (stat(d->path, &st) == 0) {
+        /* the earlier output moves aside first, and goes when the new one
+         * is in place */
+        size_t n = strlen(d->path) + 16;
+        char *old = malloc(n);
+        if (!old) {
+            err = ENOMEM;
+        } else {
+            snprintf(old, n, "%s.old-XXXXXX", d->path);
+            if (!mkdtemp(old) || rename(d->path, old) != 0) {
+                err = errno;
+                rmdir(old);
+            } else if (rename(d->tmp, d->path) != 0) {
+                err = errno;
+                rename(old, d->path);
+            } else {
+                remove_flat_dir(old);
+            }
+            free(old);
+        }
+    } else if (rename(d->tmp, d->path) != 0) {
+        err = errno;
+    }
+    if (err) remove_flat_dir(d->tmp);
+    free_dir(d);
+    return err;
+}
+
+void tw_outdir_abort(tw_outdir *d) {
+    if (!d) return;
+    remove_flat_dir(d->tmp);
+    free_dir(d);
+}
