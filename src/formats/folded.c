@@ -50,22 +50,33 @@ static void oom(folded_writer *w) {
     w->failed = true;
 }
 
-/* A name without ';' and line breaks, appended to the path. */
+/* A name appended to the path: ';' (the separator) becomes ':', line breaks
+ * and other control characters spaces, bytes that are not UTF-8 U+FFFD. */
 static void put_name(folded_writer *w, const char *s, size_t n) {
-    size_t at = w->path.len;
-    if (!tw_buf_append(&w->path, s, n)) {
-        oom(w);
-        return;
-    }
-    bool changed = false;
-    for (size_t i = at; i < w->path.len; i++) {
-        char *c = &w->path.p[i];
-        if (*c == ';' || *c == '\n' || *c == '\r') {
-            *c = *c == ';' ? ':' : ' ';
-            changed = true;
+    const unsigned char *u = (const unsigned char *)s;
+    uint64_t semis = 0, controls = 0, invalid = 0;
+    for (size_t i = 0; i < n && !w->failed;) {
+        size_t k = tw_utf8_seq(u + i, n - i);
+        bool ok;
+        if (!k) {
+            ok = tw_buf_append(&w->path, "\xEF\xBF\xBD", 3);
+            invalid++;
+            k = 1;
+        } else if (u[i] == ';') {
+            ok = tw_buf_append(&w->path, ":", 1);
+            semis++;
+        } else if (u[i] < 0x20 || u[i] == 0x7F) {
+            ok = tw_buf_append(&w->path, " ", 1);
+            controls++;
+        } else {
+            ok = tw_buf_append(&w->path, s + i, k);
         }
+        if (!ok) oom(w);
+        i += k;
     }
-    if (changed) tw_loss_add(w->ctx.loss, "';' and line breaks in names replaced", 1);
+    if (semis) tw_loss_add(w->ctx.loss, "';' in names replaced by ':'", 1);
+    if (controls) tw_loss_add(w->ctx.loss, "line breaks and control characters in names replaced by spaces", 1);
+    if (invalid) tw_loss_add(w->ctx.loss, "names with bytes that are not UTF-8 (written as U+FFFD)", 1);
 }
 
 static fthread *thread_at(folded_writer *w, const tw_frame *f) {
