@@ -1,0 +1,232 @@
+/*
+ * Unit tests of the viewer writers' ordering rules: in Chrome JSON every
+ * thread's B/E events nest (each E closes the innermost open B and repeats
+ * its name), time never goes back on a thread, and no X event is mixed in;
+ * in speedscope every profile's O/C events balance and `at` never
+ * decreases.  Checked on hand-made tricky inputs and on random ones.
+ */
+#include <stdlib.h>
+
+#include "harness.h"
+
+/* The value after "key": in a line, as a string (up to the next quote) or
+ * a number; NULL if absent. */
+static const char *field(const char *line, const char *key, char *buf, size_t n) {
+    char pat[32];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *p = strstr(line, pat);
+    if (!p) return NULL;
+    p += strlen(pat);
+    size_t i = 0;
+    if (*p == '"') {
+        for (p++; *p && *p != '"' && i + 1 < n; p++) buf[i++] = *p;
+    } else {
+        for (; *p && *p != ',' && *p != '}' && i + 1 < n; p++) buf[i++] = *p;
+    }
+    buf[i] = '\0';
+    return buf;
+}
+
+/* "12.345" (µs) as ns. */
+static int64_t ts_ns(const char *s) {
+    int64_t v = 0, frac = 0;
+    int digits = 0;
+    bool neg = *s == '-';
+    if (neg) s++;
+    for (; *s >= '0' && *s <= '9'; s++) v = v * 10 + (*s - '0');
+    if (*s == '.')
+        for (s++; *s >= '0' && *s <= '9'; s++, digits++) frac = frac * 10 + (*s - '0');
+    while (digits++ < 3) frac *= 10;
+    return (neg ? -1 : 1) * (v * 1000 + frac);
+}
+
+/* Why the last check failed. */
+static char why[160];
+#define VIOLATION(...) (snprintf(why, sizeof why, __VA_ARGS__), -1)
+
+#define MAXT 4
+#define MAXD 64
+
+/* Check a Chrome JSON text; returns the number of B events (-1 on a
+ * violation, reported). */
+static int check_chrome(const char *json) {
+    char stack[MAXT][MAXD][16];
+    int depth[MAXT] = {0}, begins = 0;
+    int64_t last[MAXT];
+    bool have[MAXT] = {false};
+    const char *line = json;
+    while ((line = strstr(line, "\n{\"ph\":\""))) {
+        line++;
+        const char *eol = strchr(line, '\n');
+        char l[512], ph[4], name[16], ts[32], tid[24];
+        size_t n = eol ? (size_t)(eol - line) : strlen(line);
+        if (n >= sizeof l) n = sizeof l - 1;
+        memcpy(l, line, n);
+        l[n] = '\0';
+        line += n;
+        field(l, "ph", ph, sizeof ph);
+        if (ph[0] == 'M') continue;
+        if (ph[0] == 'X') {
+            return VIOLATION("X event among B/E: %.100s", l);
+        }
+        if (!field(l, "name", name, sizeof name) || !field(l, "ts", ts, sizeof ts) ||
+            !field(l, "tid", tid, sizeof tid)) {
+            return VIOLATION("event without name, ts or tid: %.100s", l);
+        }
+        int t = atoi(tid) % MAXT;
+        int64_t at = ts_ns(ts);
+        if (have[t] && at < last[t]) {
+            return VIOLATION("time goes back on thread %d: %.100s", t, l);
+        }
+        last[t] = at;
+        have[t] = true;
+        if (ph[0] == 'B') {
+            if (depth[t] == MAXD) return VIOLATION("too deep");
+            snprintf(stack[t][depth[t]++], 16, "%s", name);
+            begins++;
+        } else if (ph[0] == 'E') {
+            if (!depth[t] || strcmp(stack[t][depth[t] - 1], name) != 0) {
+                return VIOLATION("E does not close the innermost B: %.100s", l);
+            }
+            depth[t]--;
+        }
+    }
+    for (int t = 0; t < MAXT; t++)
+        if (depth[t]) {
+            return VIOLATION("thread %d ends with %d open B events", t, depth[t]);
+        }
+    return begins;
+}
+
+/* Check a speedscope text; returns the number of O events (-1 on a
+ * violation). */
+static int check_speedscope(const char *json) {
+    int opens = 0;
+    const char *p = json;
+    while ((p = strstr(p, "{\"type\":\"evented\""))) {
+        const char *end = strstr(p, "]}");
+        int stack[MAXD], depth = 0;
+        int64_t last = INT64_MIN;
+        for (const char *e = p; (e = strstr(e, "{\"type\":\"")) && e < end; e++) {
+            char type[4], frame[16], at[32];
+            field(e, "type", type, sizeof type);
+            if (type[0] != 'O' && type[0] != 'C') continue;
+            field(e, "frame", frame, sizeof frame);
+            field(e, "at", at, sizeof at);
+            int64_t v = strtoll(at, NULL, 10);
+            if (v < last) {
+                return VIOLATION("at goes back: %.60s", e);
+            }
+            last = v;
+            if (type[0] == 'O') {
+                if (depth == MAXD) return VIOLATION("too deep");
+                stack[depth++] = atoi(frame);
+                opens++;
+            } else if (!depth || stack[--depth] != atoi(frame)) {
+                return VIOLATION("C does not close the innermost O: %.60s", e);
+            }
+        }
+        if (depth) {
+            return VIOLATION("profile ends with %d open frames", depth);
+        }
+        p = end;
+    }
+    return opens;
+}
+
+static char *convert(const char *jsonl, const char *fmt) {
+    tu_diags d;
+    tu_diags_init(&d);
+    size_t len;
+    return tu_convert(jsonl, fmt, &d, &len);
+}
+
+void test_chrome_nesting_repairs(void) {
+    static const char *const cases[] = {
+        /* overlapping scopes: b is closed with a */
+        "{\"ts\":0,\"kind\":\"begin\",\"pid\":1,\"tid\":1,\"name\":\"a\"}\n"
+        "{\"ts\":1,\"kind\":\"begin\",\"pid\":1,\"tid\":1,\"name\":\"b\"}\n"
+        "{\"ts\":2,\"kind\":\"end\",\"pid\":1,\"tid\":1,\"name\":\"a\"}\n"
+        "{\"ts\":3,\"kind\":\"end\",\"pid\":1,\"tid\":1,\"name\":\"b\"}\n",
+        /* an end that matches nothing, a scope never closed */
+        "{\"ts\":0,\"kind\":\"end\",\"pid\":1,\"tid\":1,\"name\":\"x\"}\n"
+        "{\"ts\":1,\"kind\":\"begin\",\"pid\":1,\"tid\":1,\"name\":\"a\"}\n",
+        /* time going back inside a scope and between threads */
+        "{\"ts\":10,\"kind\":\"begin\",\"pid\":1,\"tid\":1,\"name\":\"a\"}\n"
+        "{\"ts\":5,\"kind\":\"begin\",\"pid\":1,\"tid\":2,\"name\":\"c\"}\n"
+        "{\"ts\":4,\"kind\":\"begin\",\"pid\":1,\"tid\":1,\"name\":\"b\"}\n"
+        "{\"ts\":3,\"kind\":\"end\",\"pid\":1,\"tid\":1,\"name\":\"b\"}\n"
+        "{\"ts\":2,\"kind\":\"end\",\"pid\":1,\"tid\":1,\"name\":\"a\"}\n"
+        "{\"ts\":6,\"kind\":\"end\",\"pid\":1,\"tid\":2,\"name\":\"c\"}\n",
+        /* equal times: the parent's B first, its E last */
+        "{\"ts\":7,\"kind\":\"begin\",\"pid\":1,\"tid\":1,\"name\":\"a\"}\n"
+        "{\"ts\":7,\"kind\":\"begin\",\"pid\":1,\"tid\":1,\"name\":\"b\"}\n"
+        "{\"ts\":7,\"kind\":\"end\",\"pid\":1,\"tid\":1,\"name\":\"b\"}\n"
+        "{\"ts\":7,\"kind\":\"end\",\"pid\":1,\"tid\":1,\"name\":\"a\"}\n",
+    };
+    static const int begins[] = {2, 1, 3, 2};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *c = convert(cases[i], "chrome"), *s = convert(cases[i], "speedscope");
+        CHECK(c && s);
+        if (!c || !s) return;
+        int cb = check_chrome(c), so = check_speedscope(s);
+        if (cb < 0 || so < 0) tu_fail(__FILE__, __LINE__, "case %zu: %s", i, why);
+        CHECK_EQ_I(cb, begins[i]);
+        CHECK_EQ_I(so, begins[i]);
+        free(c);
+        free(s);
+    }
+    /* the equal-time case, exactly */
+    char *c = convert(cases[3], "chrome");
+    const char *b = strstr(c, "\"ph\":\"B\",\"name\":\"a\""), *b2 = strstr(c, "\"ph\":\"B\",\"name\":\"b\"");
+    const char *e = strstr(c, "\"ph\":\"E\",\"name\":\"b\""), *e2 = strstr(c, "\"ph\":\"E\",\"name\":\"a\"");
+    CHECK(b && b2 && e && e2 && b < b2 && b2 < e && e < e2);
+    free(c);
+}
+
+void test_viewers_random_input(void) {
+    /* random begins and ends of three names on three threads, with time
+     * jumping back now and then: the outputs must always be spec-clean */
+    unsigned seed = 12345;
+    for (int round = 0; round < 200; round++) {
+        char *in = malloc(64 * 200);
+        size_t n = 0;
+        int64_t ts[3] = {0, 0, 0};
+        for (int i = 0; i < 120; i++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = seed >> 16;
+            int t = (int)(r % 3);
+            ts[t] += (int64_t)(r >> 2 & 7) - (r % 11 == 0 ? 20 : 0);
+            n += (size_t)snprintf(in + n, 64, "{\"ts\":%lld,\"kind\":\"%s\",\"pid\":1,\"tid\":%d,\"name\":\"%c\"}\n",
+                                  (long long)ts[t], (r >> 5 & 3) == 0 ? "end" : (r >> 5 & 3) == 1 ? "end" : "begin",
+                                  t + 1, "abc"[r >> 8 & 1 ? 0 : (r >> 9) % 3]);
+        }
+        char *c = convert(in, "chrome"), *s = convert(in, "speedscope");
+        CHECK(c && s);
+        int cb = c ? check_chrome(c) : -1, so = s ? check_speedscope(s) : -1;
+        if (cb < 0 || so < 0) tu_fail(__FILE__, __LINE__, "round %d: %s", round, why);
+        CHECK_EQ_I(cb, so);  /* the same scopes, both ways */
+        free(c);
+        free(s);
+        free(in);
+        if (cb < 0) break;
+    }
+}
+
+void test_viewer_checks_fail(void) {
+    /* the checkers above do catch what they look for */
+    CHECK(check_chrome("{\"traceEvents\":[\n{\"ph\":\"B\",\"name\":\"a\",\"ts\":1,\"pid\":1,\"tid\":1},"
+                       "\n{\"ph\":\"E\",\"name\":\"b\",\"ts\":2,\"pid\":1,\"tid\":1}\n]}") < 0);
+    CHECK(strstr(why, "innermost") != NULL);
+    CHECK(check_chrome("{\"traceEvents\":[\n{\"ph\":\"B\",\"name\":\"a\",\"ts\":2,\"pid\":1,\"tid\":1},"
+                       "\n{\"ph\":\"E\",\"name\":\"a\",\"ts\":1.5,\"pid\":1,\"tid\":1}\n]}") < 0);
+    CHECK(strstr(why, "back") != NULL);
+    CHECK(check_chrome("{\"traceEvents\":[\n{\"ph\":\"X\",\"name\":\"a\",\"ts\":2,\"pid\":1,\"tid\":1}\n]}") < 0);
+    CHECK(check_chrome("{\"traceEvents\":[\n{\"ph\":\"B\",\"name\":\"a\",\"ts\":2,\"pid\":1,\"tid\":1}\n]}") < 0);
+    CHECK(strstr(why, "open") != NULL);
+    CHECK(check_speedscope("{\"type\":\"evented\",\"events\":[\n{\"type\":\"O\",\"frame\":0,\"at\":5},"
+                           "\n{\"type\":\"C\",\"frame\":1,\"at\":6}\n]}") < 0);
+    CHECK(check_speedscope("{\"type\":\"evented\",\"events\":[\n{\"type\":\"O\",\"frame\":0,\"at\":5},"
+                           "\n{\"type\":\"C\",\"frame\":0,\"at\":4}\n]}") < 0);
+    CHECK(check_speedscope("{\"type\":\"evented\",\"events\":[\n{\"type\":\"O\",\"frame\":0,\"at\":5}\n]}") < 0);
+}
