@@ -18,6 +18,7 @@
     X(chrome)         \
     X(ctf)            \
     X(folded)         \
+    X(svg)            \
     X(speedscope)     \
     X(jsonl)
 
