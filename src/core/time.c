@@ -98,8 +98,11 @@ bool tw_duration_parse(const char *s, int64_t *ns) {
 }
 
 bool tw_format_utc(int64_t epoch_ns, char *buf, size_t n) {
-    int64_t secs = tw_floor_div(epoch_ns, TW_NS_PER_S);
-    int64_t frac = epoch_ns - secs * TW_NS_PER_S;
+    int64_t secs = epoch_ns / TW_NS_PER_S, frac = epoch_ns % TW_NS_PER_S;
+    if (frac < 0) {  /* floor, without overflow at the ends of the range */
+        frac += TW_NS_PER_S;
+        secs--;
+    }
     /* days since 1970-01-01 to a civil date (proleptic Gregorian) */
     int64_t days = tw_floor_div(secs, 86400), sod = secs - days * 86400;
     int64_t z = days + 719468, era = tw_floor_div(z, 146097);

@@ -51,6 +51,13 @@ bool tw_muldiv_i64(int64_t v, int64_t mul, int64_t div, int64_t *out);
  * an empty string) when the year is out of the range 0..9999.
  */
 bool tw_format_utc(int64_t epoch_ns, char *buf, size_t n);
+/* The multiple of unit (> 0) at or below v; towards zero where that would
+ * fall below INT64_MIN. */
+static inline int64_t tw_floor_to(int64_t v, int64_t unit) {
+    int64_t r = v % unit;
+    if (r >= 0) return v - r;
+    return v - r >= INT64_MIN + unit ? v - r - unit : v - r;
+}
 /* v * unit, false on overflow. */
 static inline bool tw_to_ns(int64_t v, int64_t unit, int64_t *ns) {
     return tw_mul_i64(v, unit, ns);

@@ -174,7 +174,7 @@ static int ctf_event(void *state, const tw_event *ev) {
     /* the time, relative to the base, never before the stream's latest */
     if (!w->have_base) {
         w->have_base = true;
-        if (ev->ts < 0) w->base = tw_floor_div(ev->ts, TW_NS_PER_S) * TW_NS_PER_S;
+        if (ev->ts < 0) w->base = tw_floor_to(ev->ts, TW_NS_PER_S);
     }
     int64_t t = tw_view_time(ev->ts, w->base);
     if (t < 0 || (s->have_prev && t < s->prev)) {
@@ -312,7 +312,7 @@ static void write_metadata(ctf_writer *w) {
         absolute = tw_sub_i64(ti->origin_ns, ti->origin_ts, &d) && tw_add_i64(d, w->base, &epoch0);
         if (!absolute) tw_loss_add(w->ctx.loss, "wall-clock origin dropped (out of range)", 1);
     }
-    int64_t offset_s = tw_floor_div(epoch0, TW_NS_PER_S);
+    int64_t whole = tw_floor_to(epoch0, TW_NS_PER_S), offset_s = whole / TW_NS_PER_S;
     tw_out_str(o, "clock {\n\tname = tracewright;\n\tuuid = ");
     put_uuid(o, w->uuid);
     tw_out_str(o, ";\n\tdescription = ");
@@ -323,7 +323,7 @@ static void write_metadata(ctf_writer *w) {
     tw_out_str(o, ";\n\toffset_s = ");
     tw_out_i64(o, offset_s);
     tw_out_str(o, ";\n\toffset = ");
-    tw_out_i64(o, epoch0 - offset_s * TW_NS_PER_S);
+    tw_out_i64(o, epoch0 - whole);
     tw_out_str(o, absolute ? ";\n\tabsolute = true;\n};\n\n" : ";\n\tabsolute = false;\n};\n\n");
     tw_out_str(o, "typealias integer { size = 64; align = 8; signed = false; "
                   "map = clock.tracewright.value; } := uint64_clock_t;\n\n");

@@ -96,7 +96,7 @@ static inline void tw_loss_repairs(tw_loss *loss, const tw_diag_sink *quiet) {
 static inline int64_t tw_view_base(int64_t first_ts) {
     const int64_t exact = INT64_C(1) << 52;
     if (first_ts < exact && first_ts > -exact) return 0;
-    return tw_floor_div(first_ts, TW_NS_PER_S) * TW_NS_PER_S;
+    return tw_floor_to(first_ts, TW_NS_PER_S);
 }
 
 /* t - base, saturated at the ends of the range. */

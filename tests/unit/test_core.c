@@ -429,3 +429,12 @@ void test_format_utc(void) {
     CHECK(tw_format_utc(INT64_MAX, b, sizeof b));
     CHECK_STR(b, "2262-04-11T23:47:16.854775807Z");
 }
+
+void test_floor_to(void) {
+    CHECK_EQ_I(tw_floor_to(1999, 1000), 1000);
+    CHECK_EQ_I(tw_floor_to(-1, 1000), -1000);
+    CHECK_EQ_I(tw_floor_to(-1000, 1000), -1000);
+    CHECK_EQ_I(tw_floor_to(INT64_MAX, 1000000000), INT64_C(9223372036000000000));
+    /* below INT64_MIN there is no multiple: towards zero instead */
+    CHECK_EQ_I(tw_floor_to(INT64_MIN, 1000000000), INT64_C(-9223372036000000000));
+}
