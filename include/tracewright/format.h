@@ -164,9 +164,9 @@ typedef struct tw_format {
      */
     int64_t jitter_ns;
 
-    /* TW_FMT_DIRECTORY writers: a file every directory they write holds,
-     * by which an earlier output is known and may be replaced. */
-    const char *dir_marker;
+    /* TW_FMT_DIRECTORY writers: how an earlier output of theirs is known
+     * (and may be replaced); see tw_outdir_open(). */
+    tw_outdir_spec dir_spec;
 } tw_format;
 
 /* ------------------------------------------------------------------------ */

@@ -129,14 +129,19 @@ const char *tw_output_mem_data(const tw_output *out, size_t *len);
  * An output directory, for formats that write several files (CTF).  It is
  * built in a new temporary directory next to `path` and put in place by
  * tw_outdir_commit(); until then `path` is untouched.  `path` may not exist
- * yet, be an empty directory, or be a directory holding a file named
- * `marker` (the output of an earlier run, which is then replaced) with no
- * subdirectories; anything else is refused so that no one's data is lost.
- * NULL with errno set on failure (EEXIST: `path` is something else; the
- * message for it says so).
+ * yet, be an empty directory, or be an earlier output of the same writer,
+ * which is then replaced: only regular files, the `marker` file starting
+ * with `signature` and the others named with `prefix`.  Anything else is
+ * refused so that no one's data is lost.  NULL with errno set on failure
+ * (EEXIST: `path` is something else).
  */
 typedef struct tw_outdir tw_outdir;
-tw_outdir *tw_outdir_open(const char *path, const char *marker);
+typedef struct tw_outdir_spec {
+    const char *marker;     /* "metadata" */
+    const char *signature;  /* how the marker file starts; NULL: any */
+    const char *prefix;     /* of the other files: "stream-" */
+} tw_outdir_spec;
+tw_outdir *tw_outdir_open(const char *path, const tw_outdir_spec *spec);
 /* A new file `name` in the directory, written through a tw_output that the
  * caller closes with tw_output_close(); NULL with errno set on failure. */
 tw_output *tw_outdir_create(tw_outdir *dir, const char *name);

@@ -133,7 +133,7 @@ int cmd_convert(int argc, char **argv) {
         goto done;
     if (fout->flags & TW_FMT_DIRECTORY) {
         /* built next to its place and moved there at the end */
-        if (!(dir = tw_outdir_open(output, fout->dir_marker))) {
+        if (!(dir = tw_outdir_open(output, &fout->dir_spec))) {
             if (errno == EEXIST)
                 cli_error("'%s' exists and is not an empty directory or an earlier %s output; "
                           "not replacing it", output, fout->name);

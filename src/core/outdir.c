@@ -37,8 +37,10 @@ static int remove_flat_dir(const char *dir) {
         }
         sprintf(p, "%s/%s", dir, e->d_name);
         struct stat st;
-        if (lstat(p, &st) != 0 || S_ISDIR(st.st_mode)) {
-            if (S_ISDIR(st.st_mode)) errno = ENOTEMPTY;
+        if (lstat(p, &st) != 0) {
+            rc = -1;
+        } else if (S_ISDIR(st.st_mode)) {
+            errno = ENOTEMPTY;
             rc = -1;
         } else if (unlink(p) != 0) {
             rc = -1;
@@ -52,33 +54,51 @@ static int remove_flat_dir(const char *dir) {
     return rc;
 }
 
-/* Whether an existing directory may be replaced: empty, or an earlier
- * output (holds `marker`, no subdirectories). */
-static bool replaceable(const char *path, const char *marker) {
-    DIR *d = opendir(path);
-    if (!d) return false;
-    bool empty = true, marked = false, subdir = false;
-    size_t n = strlen(path);
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-        empty = false;
-        if (marker && !strcmp(e->d_name, marker)) marked = true;
-        char *p = malloc(n + strlen(e->d_name) + 2);
-        struct stat st;
-        if (p) {
-            sprintf(p, "%s/%s", path, e->d_name);
-            if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) subdir = true;
-            free(p);
-        }
-    }
-    closedir(d);
-    return empty || (marked && !subdir);
+/* Whether the file starts with `sig`. */
+static bool starts_with(const char *path, const char *sig) {
+    size_t n = strlen(sig);
+    char buf[256];
+    if (n > sizeof buf) return false;
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    bool ok = fread(buf, 1, n, f) == n && memcmp(buf, sig, n) == 0;
+    fclose(f);
+    return ok;
 }
 
-tw_outdir *tw_outdir_open(const char *path, const char *marker) {
+/* Whether an existing directory may be replaced: empty, or an earlier
+ * output of the same writer (only regular files: the marker, starting with
+ * the signature, and files named with the prefix). */
+static bool replaceable(const char *path, const tw_outdir_spec *spec) {
+    DIR *d = opendir(path);
+    if (!d) return false;
+    bool empty = true, marked = false, foreign = false;
+    size_t n = strlen(path);
+    struct dirent *e;
+    while (!foreign && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        empty = false;
+        char *p = malloc(n + strlen(e->d_name) + 2);
+        struct stat st;
+        if (!p) {
+            foreign = true;
+            break;
+        }
+        sprintf(p, "%s/%s", path, e->d_name);
+        bool is_marker = spec && spec->marker && !strcmp(e->d_name, spec->marker);
+        if (lstat(p, &st) != 0 || !S_ISREG(st.st_mode)) foreign = true;
+        else if (is_marker) marked = !spec->signature || starts_with(p, spec->signature);
+        else if (!spec || !spec->prefix || strncmp(e->d_name, spec->prefix, strlen(spec->prefix)))
+            foreign = true;
+        free(p);
+    }
+    closedir(d);
+    return empty || (marked && !foreign);
+}
+
+tw_outdir *tw_outdir_open(const char *path, const tw_outdir_spec *spec) {
     struct stat st;
-    if (stat(path, &st) == 0 && (!S_ISDIR(st.st_mode) || !replaceable(path, marker))) {
+    if (stat(path, &st) == 0 && (!S_ISDIR(st.st_mode) || !replaceable(path, spec))) {
         errno = EEXIST;
         return NULL;
     }

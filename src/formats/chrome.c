@@ -43,6 +43,7 @@ typedef struct chrome_writer {
     cthread *threads;
     size_t tcap;
     uint64_t next_wtid;       /* for tids beyond 32 bits: counts down */
+    tw_u64map taken;          /* pid << 32 | written tid, of every thread */
     int64_t base;             /* subtracted from every ts */
     bool have_base;
     bool first;               /* no event written yet */
@@ -72,8 +73,13 @@ static cthread *thread_of(chrome_writer *w, uint32_t pid, uint64_t tid) {
     if (created) {
         memset(t, 0, sizeof *t);
         /* viewers want ids that fit 32 bits; others get one counted down
-         * from the top, and their real id is given in otherData.tid_map */
-        t->wtid = tid <= UINT32_MAX ? tid : w->next_wtid--;
+         * from the top, and their real id is given in otherData.tid_map
+         * (so does a real id that such a replacement took before it) */
+        uint64_t want = tid;
+        while (want > UINT32_MAX || tw_u64map_get(&w->taken, (uint64_t)pid << 32 | want))
+            want = w->next_wtid--;
+        t->wtid = want;
+        if (!tw_u64map_put(&w->taken, (uint64_t)pid << 32 | want, t)) return NULL;
     }
     return t;
 }
@@ -144,7 +150,15 @@ static void put_args(chrome_writer *w, const tw_event *ev, bool value) {
     for (size_t i = 0; i < ev->nattrs; i++) {
         const tw_attr *a = &ev->attrs[i];
         tw_out_str(o, sep);
-        json_str(w, o, a->key->s, a->key->len);
+        if ((value && tw_str_is(a->key, "value")) || (ev->msg && tw_str_is(a->key, "message"))) {
+            /* JSON keys must be unique: the attribute gives way */
+            char key[16];
+            snprintf(key, sizeof key, "attr.%s", a->key->s);  /* "message" or "value" */
+            tw_out_json_str(o, key, strlen(key));
+            tw_loss_add(w->ctx.loss, "attributes named message or value renamed attr.NAME", 1);
+        } else {
+            json_str(w, o, a->key->s, a->key->len);
+        }
         tw_out_putc(o, ':');
         if (a->type == TW_ATTR_INT) tw_out_i64(o, a->i);
         else json_str(w, o, a->s, a->slen);
@@ -180,6 +194,8 @@ static void on_close(void *user, const tw_frame *f, int64_t end, tw_close_how ho
     if (w->cur && w->cur->kind == TW_END && w->cur->name == f->name && !w->end_used) {
         put_args(w, w->cur, false);
         w->end_used = true;
+        if (w->cur->cat && w->cur->cat != f->cat)
+            tw_loss_add(w->ctx.loss, "categories of end events that differ from their begin's", 1);
     }
     tw_out_putc(w->ctx.out, '}');
 }
@@ -251,7 +267,8 @@ static int chrome_event(void *state, const tw_event *ev) {
         oom(w);
         return TW_ERR;
     }
-    if (ev->kind != TW_META && t->have_last && ev->ts < t->last)
+    if (ev->kind != TW_META && ev->kind != TW_SUSPEND && ev->kind != TW_RESUME && t->have_last &&
+        ev->ts < t->last)
         tw_loss_add(w->ctx.loss, "times moved forward to keep a thread's time in order", 1);
     switch (ev->kind) {
     case TW_META:
@@ -361,6 +378,7 @@ static void chrome_free(void *state) {
     chrome_writer *w = state;
     tw_pairing_free(w->pairing);
     tw_tidmap_free(&w->map);
+    tw_u64map_free(&w->taken);
     free(w->threads);
     tw_buf_free(&w->meta);
     free(w);

@@ -31,6 +31,8 @@
 #define PACKET_BYTES ((size_t)64 << 10) /* events per packet, about */
 #define HEADER_BYTES 80                 /* packet header + context */
 #define CTF_MAGIC 0xC1FC1FC1u
+/* How our metadata starts: also how an earlier output is recognised */
+#define METADATA_HEAD "/* CTF 1.8 */\n\n/* written by tracewright "
 
 enum { EV_BEGIN, EV_END, EV_INSTANT, EV_SUSPEND, EV_RESUME, EV_COUNTER, EV_META };
 
@@ -200,24 +202,16 @@ static int ctf_event(void *state, const tw_event *ev) {
     put_le(b, ev->pid, 4, w);
     put_le(b, ev->tid, 8, w);
     put_str(w, b, ev->name->s, ev->name->len);
-    switch (id) {
-    case EV_BEGIN:
-    case EV_END:
-    case EV_INSTANT:
-        put_str(w, b, ev->cat ? ev->cat->s : "", ev->cat ? ev->cat->len : 0);
-        if (id == EV_INSTANT) put_str(w, b, ev->msg ? ev->msg : "", ev->msg ? ev->msg_len : 0);
-        else if (ev->msg) tw_loss_add(w->ctx.loss, "messages of scope events dropped", 1);
-        break;
-    case EV_COUNTER:
+    /* which classes have a category and a message (meta: its value) */
+    bool has_cat = id == EV_BEGIN || id == EV_END || id == EV_INSTANT;
+    bool has_msg = id == EV_INSTANT || id == EV_META;
+    if (has_cat) put_str(w, b, ev->cat ? ev->cat->s : "", ev->cat ? ev->cat->len : 0);
+    else if (ev->cat) tw_loss_add(w->ctx.loss, "categories of counter, meta, suspend and resume events dropped", 1);
+    if (has_msg) put_str(w, b, ev->msg ? ev->msg : "", ev->msg ? ev->msg_len : 0);
+    else if (ev->msg) tw_loss_add(w->ctx.loss, "messages of events other than instants dropped", 1);
+    if (id == EV_COUNTER) {
         put_le(b, (uint64_t)ev->value, 8, w);
         if (!ev->has_value) tw_loss_add(w->ctx.loss, "counters without a value (written as 0)", 1);
-        break;
-    case EV_META:
-        put_str(w, b, ev->msg ? ev->msg : "", ev->msg ? ev->msg_len : 0);
-        break;
-    default:
-        if (ev->cat) tw_loss_add(w->ctx.loss, "categories of suspend and resume events dropped", 1);
-        break;
     }
     if (ev->nattrs) tw_loss_add(w->ctx.loss, "event attributes dropped", 1);
     if (w->failed) return TW_ERR;
@@ -231,12 +225,13 @@ static int ctf_event(void *state, const tw_event *ev) {
     return w->failed ? TW_ERR : TW_OK;
 }
 
-/* A TSDL string literal. */
+/* A TSDL string literal, printable ASCII only (others become '?'). */
 static void tsdl_str(tw_output *o, const char *s) {
     tw_out_putc(o, '"');
     for (; *s; s++) {
-        if (*s == '"' || *s == '\\') tw_out_putc(o, '\\');
-        tw_out_putc(o, (unsigned char)*s < 0x20 ? ' ' : *s);
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') tw_out_putc(o, '\\');
+        tw_out_putc(o, c < 0x20 || c > 0x7E ? '?' : (char)c);
     }
     tw_out_putc(o, '"');
 }
@@ -282,7 +277,7 @@ static void write_metadata(ctf_writer *w) {
         return;
     }
     const tw_trace_info *ti = w->ctx.info;
-    tw_out_str(o, "/* CTF 1.8 */\n\n/* written by tracewright " TW_VERSION_STRING " */\n\n");
+    tw_out_str(o, METADATA_HEAD TW_VERSION_STRING " */\n\n");
     tw_out_str(o, metadata_types);
     tw_out_str(o, "trace {\n\tmajor = 1;\n\tminor = 8;\n\tuuid = ");
     put_uuid(o, w->uuid);
@@ -370,7 +365,7 @@ static const tw_format ctf_format = {
     .write_event = ctf_event,
     .write_end = ctf_end,
     .write_free = ctf_free,
-    .dir_marker = "metadata",
+    .dir_spec = {"metadata", METADATA_HEAD, "stream-"},
 };
 
 TW_FORMAT_EXPORT(ctf, ctf_format)

@@ -79,6 +79,8 @@ static void put(speedscope_writer *w, char type, const tw_frame *f, int64_t at) 
     if (!w->have_base) {
         w->have_base = true;
         w->base = tw_view_base(at);
+        /* the file has no place for it: the profiles start at startValue */
+        if (w->base) tw_loss_add(w->ctx.loss, "times made relative to a whole second (beyond 2^52 ns)", 1);
     }
     if (t->have && at < t->last) at = t->last;  /* counted in speedscope_event */
     if (!t->have) t->first = at;
@@ -135,11 +137,10 @@ static int speedscope_event(void *state, const tw_event *ev) {
     }
     switch (ev->kind) {
     case TW_BEGIN:
+    case TW_END:
         if (ev->cat) tw_loss_add(w->ctx.loss, "categories dropped", 1);
         if (ev->nattrs) tw_loss_add(w->ctx.loss, "event attributes dropped", 1);
         if (ev->msg) tw_loss_add(w->ctx.loss, "message texts dropped", 1);
-        break;
-    case TW_END:
         break;
     case TW_SUSPEND:
     case TW_RESUME:
@@ -156,7 +157,7 @@ static int speedscope_event(void *state, const tw_event *ev) {
         oom(w);
         return TW_ERR;
     }
-    if (t->have && ev->ts < t->last)
+    if (t->have && ev->ts < t->last && (ev->kind == TW_BEGIN || ev->kind == TW_END))
         tw_loss_add(w->ctx.loss, "times moved forward to keep a thread's time in order", 1);
     if (tw_pairing_event(w->pairing, ev) != TW_OK) oom(w);
     return w->failed ? TW_ERR : TW_OK;
@@ -194,9 +195,15 @@ static int speedscope_end(void *state) {
     const tw_trace_info *ti = w->ctx.info;
     tw_out_str(o, "{\"$schema\":\"" SCHEMA "\",\n\"exporter\":\"tracewright@" TW_VERSION_STRING
                   "\",\"name\":");
-    char title[64];
-    snprintf(title, sizeof title, "%s trace", ti->format ? ti->format : "tracewright");
-    tw_out_json_str(o, title, strlen(title));
+    tw_buf title = {0};
+    const char *fmt = ti->format ? ti->format : "tracewright";
+    if (!tw_buf_append(&title, fmt, strlen(fmt)) || !tw_buf_append(&title, " trace", 6)) {
+        tw_buf_free(&title);
+        oom(w);
+        return TW_ERR;
+    }
+    tw_out_json_str(o, title.p, title.len);
+    tw_buf_free(&title);
     tw_out_str(o, ",\"activeProfileIndex\":0,\n\"profiles\":[");
     bool any = false;
     for (size_t i = 0; i < w->map.n; i++) {

@@ -22,6 +22,13 @@ tracewright convert -t ctf -o out t.jsonl && ls out
 mkdir keep && echo mine >keep/notes.txt
 tracewright convert -t ctf -o keep t.jsonl; echo "exit $?"
 cat keep/notes.txt
+# an earlier output with a file of someone else's in it is not replaced,
+# nor is a directory whose metadata tracewright did not write
+cp -r out mixed && echo mine >mixed/notes.txt
+tracewright convert -t ctf -o mixed t.jsonl; echo "exit $?"
+ls mixed
+mkdir other && echo '/* CTF 1.8 */' >other/metadata
+tracewright convert -t ctf -o other t.jsonl; echo "exit $?"
 echo data >file.ctf
 tracewright convert -o file.ctf t.jsonl; echo "exit $?"
 cat file.ctf
