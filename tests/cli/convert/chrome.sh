@@ -28,3 +28,12 @@ tracewright convert -t chrome t.jsonl; echo "exit $?"
 tracewright convert -t chrome big.jsonl | tail -n 4
 # the extension chooses the format; the origin of a log is in otherData
 tracewright convert -o out.json "$EXAMPLES/office-startup_4711.log" && grep otherData out.json
+# a replacement never collides with a real tid: 4294967295 is taken by the
+# replacement of 4294967296 first, so the real one is replaced in turn; an
+# attribute named like the event's own message gives way
+{
+    printf '{"ts":0,"kind":"begin","pid":1,"tid":4294967296,"name":"a"}\n'
+    printf '{"ts":1,"kind":"begin","pid":1,"tid":4294967295,"name":"b"}\n'
+    printf '{"ts":2,"kind":"instant","pid":1,"tid":1,"name":"i","msg":"m","args":{"message":"x","k":1}}\n'
+} >col.jsonl
+tracewright convert -t chrome col.jsonl
