@@ -121,6 +121,9 @@ typedef struct tw_output {
 tw_output *tw_output_open(const char *path);
 /* Buffered writer over an existing descriptor (not closed at the end). */
 tw_output *tw_output_fd(int fd, const char *name);
+/* The same, owning the descriptor: closed by tw_output_close(), and at
+ * once when NULL is returned (errno set). */
+tw_output *tw_output_fd_owned(int fd, const char *name);
 /* Writer into a growable memory block; see tw_output_mem_data(). */
 tw_output *tw_output_mem(void);
 const char *tw_output_mem_data(const tw_output *out, size_t *len);

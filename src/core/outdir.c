@@ -141,15 +141,7 @@ static tw_output *open_in(tw_outdir *d, const char *name, int flags) {
     while (fd < 0 && errno == EINTR);
     free(p);
     if (fd < 0) return NULL;
-    tw_output *o = tw_output_fd(fd, name);
-    if (!o) {
-        int e = errno;
-        close(fd);
-        errno = e;
-        return NULL;
-    }
-    o->own_fd = true;
-    return o;
+    return tw_output_fd_owned(fd, name);
 }
 
 tw_output *tw_outdir_create(tw_outdir *d, const char *name) {

@@ -42,15 +42,7 @@ tw_output *tw_output_open(const char *path) {
         do fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
         while (fd < 0 && errno == EINTR);
         if (fd < 0) return NULL;
-        tw_output *o = new_output(fd, path, OUT_BUF);
-        if (!o) {
-            int e = errno;
-            close(fd);
-            errno = e;
-            return NULL;
-        }
-        o->own_fd = true;
-        return o;
+        return tw_output_fd_owned(fd, path);
     }
     /* a temporary file next to the target, renamed over it at the end */
     size_t n = strlen(path);
@@ -99,6 +91,18 @@ tw_output *tw_output_open(const char *path) {
 }
 
 tw_output *tw_output_fd(int fd, const char *name) { return new_output(fd, name, OUT_BUF); }
+
+tw_output *tw_output_fd_owned(int fd, const char *name) {
+    tw_output *o = new_output(fd, name, OUT_BUF);
+    if (!o) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return NULL;
+    }
+    o->own_fd = true;
+    return o;
+}
 
 tw_output *tw_output_mem(void) { return new_output(-1, "<memory>", 4096); }
 

@@ -1064,13 +1064,7 @@ oom:
 static int svg_end(void *state) {
     svg_writer *w = state;
     if (w->failed || tw_pairing_finish(w->pairing) != TW_OK || w->failed) return TW_ERR;
-    const uint64_t *pr = w->quiet.problems;
-    if (pr[TW_R_UNMATCHED_END])
-        tw_loss_add(w->ctx.loss, "ends without an open scope ignored", pr[TW_R_UNMATCHED_END]);
-    if (pr[TW_R_UNCLOSED_SCOPE])
-        tw_loss_add(w->ctx.loss, "scopes closed by an outer end", pr[TW_R_UNCLOSED_SCOPE]);
-    if (pr[TW_R_UNCLOSED_AT_EOF])
-        tw_loss_add(w->ctx.loss, "scopes closed at the end of the input", pr[TW_R_UNCLOSED_AT_EOF]);
+    tw_loss_repairs(w->ctx.loss, &w->quiet);
     int rc = w->chart ? chart_end(w) : graph_end(w);
     if (w->pruned)
         tw_loss_add(w->ctx.loss,
