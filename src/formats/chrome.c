@@ -9,7 +9,9 @@
  *   ],
  *   "otherData":{"generator":"tracewright 0.1.0","source_format":"rtl",...}}
  *
- * One event per line.  Scopes are B/E pairs (never X, so never mixed) made
+ * One event per line, each thread's events together (the DevTools trace
+ * engine pairs B and E in file order across threads); until the end they
+ * wait in a spool.  Scopes are B/E pairs (never X, so never mixed) made
  * by the pairing engine: every E repeats its B's name and category, and
  * input that does not nest is repaired the way `stats` repairs it, so the
  * output always nests.  Time on a thread never goes backwards in the output:
@@ -23,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/spool.h"
 #include "formats.h"
 #include "tracewright/stats.h"
 
@@ -46,7 +49,8 @@ typedef struct chrome_writer {
     tw_u64map taken;          /* pid << 32 | written tid, of every thread */
     int64_t base;             /* subtracted from every ts */
     bool have_base;
-    bool first;               /* no event written yet */
+    tw_output *ev;            /* the event being written */
+    tw_spool *spool;          /* each thread's events, until the end */
     tw_buf meta;              /* otherData.metadata entries, JSON */
     uint64_t nmeta;
     bool failed;
@@ -101,9 +105,8 @@ static void put_ts(tw_output *o, int64_t ns) {
 /* Start an event object: {"ph":"X","name":...[,"cat":...][,"ts":...],"pid":..,"tid":.. */
 static void start(chrome_writer *w, char ph, const tw_str *name, const tw_str *cat, cthread *t,
                   uint32_t pid, const int64_t *ts) {
-    tw_output *o = w->ctx.out;
-    tw_out_str(o, w->first ? "{\"ph\":\"" : ",\n{\"ph\":\"");
-    w->first = false;
+    tw_output *o = w->ev;
+    tw_out_str(o, "{\"ph\":\"");
     tw_out_putc(o, ph);
     tw_out_str(o, "\",\"name\":");
     json_str(w, o, name->s, name->len);
@@ -133,7 +136,7 @@ static void start(chrome_writer *w, char ph, const tw_str *name, const tw_str *c
  * (nothing when it has none). */
 static void put_args(chrome_writer *w, const tw_event *ev, bool value) {
     if (!ev->msg && !ev->nattrs && !value) return;
-    tw_output *o = w->ctx.out;
+    tw_output *o = w->ev;
     tw_out_str(o, ",\"args\":{");
     const char *sep = "";
     if (value) {
@@ -167,6 +170,25 @@ static void put_args(chrome_writer *w, const tw_event *ev, bool value) {
     tw_out_putc(o, '}');
 }
 
+/* Close the event being written and put it after the others of thread t:
+ * viewers such as the DevTools trace engine want each thread's B/E events
+ * together, not interleaved with other threads'. */
+static void finish(chrome_writer *w, const cthread *t) {
+    tw_out_putc(w->ev, '}');
+    size_t ch = (size_t)(t - w->threads), n;
+    const char *p = tw_output_mem_data(w->ev, &n);
+    if (w->ev->err ||
+        !tw_spool_write(w->spool, ch, tw_spool_size(w->spool, ch) ? ",\n" : "\n",
+                        tw_spool_size(w->spool, ch) ? 2 : 1) ||
+        !tw_spool_write(w->spool, ch, p, n)) {
+        if (!w->failed)
+            tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL, "cannot keep the threads' events: %s",
+                      strerror(w->ev->err ? w->ev->err : tw_spool_error(w->spool)));
+        w->failed = true;
+    }
+    w->ev->len = 0;
+}
+
 static void on_open(void *user, const tw_frame *f) {
     chrome_writer *w = user;
     cthread *t = thread_of(w, f->pid, f->tid);
@@ -176,7 +198,7 @@ static void on_open(void *user, const tw_frame *f) {
     }
     start(w, 'B', f->name, f->cat, t, f->pid, &f->begin);
     if (w->cur && w->cur->kind == TW_BEGIN) put_args(w, w->cur, false);
-    tw_out_putc(w->ctx.out, '}');
+    finish(w, t);
 }
 
 static void on_close(void *user, const tw_frame *f, int64_t end, tw_close_how how,
@@ -197,22 +219,26 @@ static void on_close(void *user, const tw_frame *f, int64_t end, tw_close_how ho
         if (w->cur->cat && w->cur->cat != f->cat)
             tw_loss_add(w->ctx.loss, "categories of end events that differ from their begin's", 1);
     }
-    tw_out_putc(w->ctx.out, '}');
+    finish(w, t);
 }
 
 static int chrome_begin(const tw_write_ctx *ctx, void **state) {
     chrome_writer *w = tw_state_alloc(ctx->diag, sizeof *w);
     if (!w) return TW_ERR;
     w->ctx = *ctx;
-    w->first = true;
     w->next_wtid = UINT32_MAX;
     tw_pairing_hooks h = {.user = w, .open = on_open, .close = on_close};
-    if (!(w->pairing = tw_pairing_new(&h, &w->quiet))) {
+    w->pairing = tw_pairing_new(&h, &w->quiet);
+    w->ev = tw_output_mem();
+    w->spool = tw_spool_new(0);
+    if (!w->pairing || !w->ev || !w->spool) {
+        tw_pairing_free(w->pairing);
+        if (w->ev) tw_output_close(w->ev);
+        tw_spool_free(w->spool);
         free(w);
         tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
         return TW_ERR;
     }
-    tw_out_str(ctx->out, "{\"traceEvents\":[\n");
     *state = w;
     return TW_OK;
 }
@@ -247,9 +273,8 @@ static void keep_meta(chrome_writer *w, const tw_event *ev) {
 /* An M event naming a process or a thread. */
 static void put_name(chrome_writer *w, const char *key, uint32_t pid, cthread *t, const char *s,
                      size_t n) {
-    tw_output *o = w->ctx.out;
-    tw_out_str(o, w->first ? "{\"ph\":\"M\",\"name\":\"" : ",\n{\"ph\":\"M\",\"name\":\"");
-    w->first = false;
+    tw_output *o = w->ev;
+    tw_out_str(o, "{\"ph\":\"M\",\"name\":\"");
     tw_out_str(o, key);
     tw_out_str(o, "\",\"pid\":");
     tw_out_u64(o, pid);
@@ -257,7 +282,8 @@ static void put_name(chrome_writer *w, const char *key, uint32_t pid, cthread *t
     tw_out_u64(o, t->wtid);
     tw_out_str(o, ",\"args\":{\"name\":");
     json_str(w, o, s, n);
-    tw_out_str(o, "}}");
+    tw_out_putc(o, '}');
+    finish(w, t);
 }
 
 static int chrome_event(void *state, const tw_event *ev) {
@@ -283,14 +309,16 @@ static int chrome_event(void *state, const tw_event *ev) {
         break;
     case TW_INSTANT:
         start(w, 'i', ev->name, ev->cat, t, ev->pid, &ev->ts);
-        tw_out_str(w->ctx.out, ",\"s\":\"t\"");
+        tw_out_str(w->ev, ",\"s\":\"t\"");
         put_args(w, ev, false);
-        tw_out_putc(w->ctx.out, '}');
+        finish(w, t);
+        if (tw_pairing_event(w->pairing, ev) != TW_OK) oom(w);  /* the thread's time */
         break;
     case TW_COUNTER:
         start(w, 'C', ev->name, ev->cat, t, ev->pid, &ev->ts);
         put_args(w, ev, ev->has_value);
-        tw_out_putc(w->ctx.out, '}');
+        finish(w, t);
+        if (tw_pairing_event(w->pairing, ev) != TW_OK) oom(w);  /* the thread's time */
         break;
     case TW_SUSPEND:
     case TW_RESUME:
@@ -328,7 +356,21 @@ static int chrome_end(void *state) {
         int n = snprintf(name, sizeof name, "tid %llu", (unsigned long long)w->map.tids[i]);
         put_name(w, TW_META_THREAD_NAME, w->map.pids[i], t, name, (size_t)n);
     }
+    if (w->failed) return TW_ERR;
+    /* the events, thread by thread */
     tw_output *o = w->ctx.out;
+    tw_out_str(o, "{\"traceEvents\":[");
+    bool any = false;
+    for (size_t i = 0; i < w->map.n; i++) {
+        if (!tw_spool_size(w->spool, i)) continue;
+        if (any) tw_out_putc(o, ',');
+        any = true;
+        if (!tw_spool_copy(w->spool, i, o)) {
+            tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL, "cannot read back the threads' events: %s",
+                      strerror(tw_spool_error(w->spool)));
+            return TW_ERR;
+        }
+    }
     const tw_trace_info *ti = w->ctx.info;
     tw_out_str(o, "\n],\n\"otherData\":{\"generator\":\"tracewright " TW_VERSION_STRING "\"");
     if (ti->format) {
@@ -379,6 +421,8 @@ static void chrome_free(void *state) {
     tw_pairing_free(w->pairing);
     tw_tidmap_free(&w->map);
     tw_u64map_free(&w->taken);
+    if (w->ev) tw_output_close(w->ev);
+    tw_spool_free(w->spool);
     free(w->threads);
     tw_buf_free(&w->meta);
     free(w);

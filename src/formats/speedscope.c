@@ -149,7 +149,10 @@ static int speedscope_event(void *state, const tw_event *ev) {
         break;
     default:
         tw_loss_drop(w->ctx.loss, ev);
-        return TW_OK;
+        /* the pairing engine still sees its time: scopes left open at the
+         * end close at the last event of their thread, as in stats */
+        if (tw_pairing_event(w->pairing, ev) != TW_OK) oom(w);
+        return w->failed ? TW_ERR : TW_OK;
     }
     size_t ti;
     const sthread *t = thread_of(w, ev->pid, ev->tid, &ti);
