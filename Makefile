@@ -4,6 +4,9 @@
 #   make run         timing reports and a conversion of the shipped examples
 #   make test        unit tests, golden-file CLI tests and round trips
 #   make sanitize    the whole test suite under AddressSanitizer + UBSan
+#   make interop     the viewer writers' output loaded by the programs that read it
+#                    (trace_engine, speedscope, babeltrace2, Chromium; installed once)
+#   make screenshots the pictures of the last interop run copied into docs/images/
 #   make install     PREFIX=/usr/local DESTDIR= (binary, library, headers, man page)
 #   make uninstall / make clean
 
@@ -36,7 +39,7 @@ SARIF_CHECK := $(BUILD)/sarif-check
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
              -fno-sanitize-recover=all
 
-.PHONY: all run test unit cli sanitize install uninstall clean
+.PHONY: all run test unit cli sanitize interop screenshots install uninstall clean
 
 all: $(BIN) $(LIB)
 
@@ -85,6 +88,15 @@ test: $(BIN) $(UNIT) $(SARIF_CHECK)
 sanitize:
 	@$(MAKE) --no-print-directory BUILD=build-san CFLAGS="$(SAN_FLAGS)" \
 	    LDFLAGS="-fsanitize=address,undefined" test
+
+interop: $(BIN)
+	@sh tests/interop/run.sh $(BUILD)
+
+screenshots:
+	@ls $(BUILD)/interop/screenshots/*.png >/dev/null 2>&1 || \
+	    { echo "no screenshots in $(BUILD)/interop/screenshots: run make interop first" >&2; exit 1; }
+	@mkdir -p docs/images
+	cp $(BUILD)/interop/screenshots/*.png docs/images/
 
 install: $(BIN) $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
