@@ -167,24 +167,9 @@ static int folded_event(void *state, const tw_event *ev) {
         if (nomem) oom(w);
         return w->failed ? TW_ERR : TW_OK;
     }
-    if (ev->kind != TW_BEGIN && ev->kind != TW_END && ev->kind != TW_SUSPEND &&
-        ev->kind != TW_RESUME) {
-        tw_loss_drop(w->ctx.loss, ev);
-        /* the pairing engine still sees its time: scopes left open at the
-         * end close at the last event of their thread, as in stats */
-        if (tw_pairing_event(w->pairing, ev) != TW_OK) oom(w);
-        return w->failed ? TW_ERR : TW_OK;
-    }
-    if (ev->kind == TW_BEGIN) {
-        if (ev->cat) tw_loss_add(w->ctx.loss, "categories dropped", 1);
-        if (ev->nattrs) tw_loss_add(w->ctx.loss, "event attributes dropped", 1);
-        if (ev->msg) tw_loss_add(w->ctx.loss, "message texts dropped", 1);
-    }
-    if (tw_pairing_event(w->pairing, ev) != TW_OK || w->failed) {
-        oom(w);
-        return TW_ERR;
-    }
-    return TW_OK;
+    tw_loss_scopes_only(w->ctx.loss, ev);
+    if (tw_pairing_event(w->pairing, ev) != TW_OK) oom(w);
+    return w->failed ? TW_ERR : TW_OK;
 }
 
 static int cmp_text(const void *a, const void *b) {

@@ -88,6 +88,31 @@ static inline void tw_loss_repairs(tw_loss *loss, const tw_diag_sink *quiet) {
 }
 
 /*
+ * Count what a writer that draws only scopes cannot hold of an event: the
+ * category, attributes and message of a begin or end, and every event that
+ * is not a scope event (instants, counters, metadata) as a whole.  Suspend
+ * and resume are left to the caller.  The writer still gives every event to
+ * its pairing engine, so that scopes left open at the end close at the last
+ * event of their thread, as in stats.
+ */
+static inline void tw_loss_scopes_only(tw_loss *loss, const tw_event *ev) {
+    switch (ev->kind) {
+    case TW_BEGIN:
+    case TW_END:
+        if (ev->cat) tw_loss_add(loss, "categories dropped", 1);
+        if (ev->nattrs) tw_loss_add(loss, "event attributes dropped", 1);
+        if (ev->msg) tw_loss_add(loss, "message texts dropped", 1);
+        break;
+    case TW_SUSPEND:
+    case TW_RESUME:
+        break;
+    default:
+        tw_loss_drop(loss, ev);
+        break;
+    }
+}
+
+/*
  * What a writer for JavaScript viewers subtracts from every time so that a
  * double holds the ns exactly: 0 when the trace's first time is within
  * +-2^52 ns (the times stay those of the trace), else the whole second at

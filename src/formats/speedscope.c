@@ -135,25 +135,9 @@ static int speedscope_event(void *state, const tw_event *ev) {
         if (nomem) oom(w);
         return w->failed ? TW_ERR : TW_OK;
     }
-    switch (ev->kind) {
-    case TW_BEGIN:
-    case TW_END:
-        if (ev->cat) tw_loss_add(w->ctx.loss, "categories dropped", 1);
-        if (ev->nattrs) tw_loss_add(w->ctx.loss, "event attributes dropped", 1);
-        if (ev->msg) tw_loss_add(w->ctx.loss, "message texts dropped", 1);
-        break;
-    case TW_SUSPEND:
-    case TW_RESUME:
-        /* a scope's O..C spans its preempted time too */
-        tw_loss_drop(w->ctx.loss, ev);
-        break;
-    default:
-        tw_loss_drop(w->ctx.loss, ev);
-        /* the pairing engine still sees its time: scopes left open at the
-         * end close at the last event of their thread, as in stats */
-        if (tw_pairing_event(w->pairing, ev) != TW_OK) oom(w);
-        return w->failed ? TW_ERR : TW_OK;
-    }
+    tw_loss_scopes_only(w->ctx.loss, ev);
+    /* a scope's O..C spans its preempted time too */
+    if (ev->kind == TW_SUSPEND || ev->kind == TW_RESUME) tw_loss_drop(w->ctx.loss, ev);
     size_t ti;
     const sthread *t = thread_of(w, ev->pid, ev->tid, &ti);
     if (!t) {
