@@ -4,6 +4,12 @@
 #   make run         timing reports and a conversion of the shipped examples
 #   make test        unit tests, golden-file CLI tests and round trips
 #   make sanitize    the whole test suite under AddressSanitizer + UBSan
+#   make valgrind    unit, fixture and CLI tests with every run under valgrind: no
+#                    error, no leak (plain -O1 -g build in build-vg)
+#   make lint        cppcheck and clang-tidy over src/ and include/, configured in
+#                    .ci/ (cppcheck-suppressions.txt, clang-tidy.yaml): no finding
+#   make fuzz        every fuzz target under libFuzzer (clang; FUZZ_TIME=60 seconds
+#                    each, FUZZ_TARGETS="rtl lms ..." to pick; installs clang if absent)
 #   make interop     the viewer writers' output loaded by the programs that read it
 #                    (trace_engine, speedscope, babeltrace2, Chromium; installed once)
 #   make screenshots the pictures of the last interop run copied into docs/images/
@@ -35,11 +41,26 @@ LIB  := $(BUILD)/libtracewright.a
 BIN  := $(BUILD)/tracewright
 UNIT := $(BUILD)/unit-tests
 SARIF_CHECK := $(BUILD)/sarif-check
+PROJECT  := $(BUILD)/project
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
              -fno-sanitize-recover=all
 
-.PHONY: all run test unit cli sanitize interop screenshots install uninstall clean
+# Fuzz targets (tests/fuzz/fuzz_<target>.c).  FUZZ_MAIN is what gives them a
+# main(): libFuzzer (make fuzz) or the replay driver (make test).
+FUZZ_TARGETS ?= $(patsubst tests/fuzz/fuzz_%.c,%,$(filter-out tests/fuzz/fuzz_common.c, \
+                  $(sort $(wildcard tests/fuzz/fuzz_*.c))))
+FUZZ_TIME    ?= 60
+FUZZ_CC      ?= clang
+FUZZ_FLAGS   := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+                -fno-sanitize-recover=all
+FUZZ_MAIN    ?= $(BUILD)/tests/fuzz/replay.o
+FUZZ_BINS    := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
+FUZZ_OBJS    := $(BUILD)/tests/fuzz/fuzz_common.o $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/fuzz_%.o)
+$(FUZZ_OBJS) $(BUILD)/tests/fuzz/replay.o: CPPFLAGS += -DTW_FUZZ_DIR='"$(CURDIR)/tests/fuzz"'
+
+.PHONY: all run test unit cli sanitize valgrind valgrind-bins lint replay fuzz fuzz-bins interop screenshots install \
+        uninstall clean
 
 all: $(BIN) $(LIB)
 
@@ -54,6 +75,9 @@ $(UNIT): $(UNIT_OBJS) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB)
 
 $(SARIF_CHECK): $(BUILD)/tests/tools/sarif-check.o $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB)
+
+$(PROJECT): $(BUILD)/tests/tools/project.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB)
 
 # test functions are declared by the runner's table, not in headers
@@ -82,12 +106,48 @@ run: $(BIN)
 	@echo '$$ tracewright convert -t jsonl examples/control-loop.csv | head -n 4'
 	@$(BIN) convert -t jsonl examples/control-loop.csv | head -n 4
 
-test: $(BIN) $(UNIT) $(SARIF_CHECK)
-	@sh tests/run.sh $(BUILD)
+test: $(BIN) $(UNIT) $(SARIF_CHECK) $(PROJECT) replay
+	@sh tests/run.sh $(BUILD) build-san
 
 sanitize:
 	@$(MAKE) --no-print-directory BUILD=build-san CFLAGS="$(SAN_FLAGS)" \
 	    LDFLAGS="-fsanitize=address,undefined" test
+
+# A plain build (no sanitizer: valgrind does their work) and the tests with
+# every run of the binary under valgrind (tests/valgrind/run.sh).
+VG_BUILD ?= build-vg
+valgrind:
+	@$(MAKE) --no-print-directory BUILD=$(VG_BUILD) CFLAGS="-O1 -g" valgrind-bins
+	@sh tests/valgrind/run.sh $(VG_BUILD)
+
+valgrind-bins: $(BIN) $(UNIT) $(SARIF_CHECK) $(PROJECT)
+
+# Static checks; LINT_BUILD keeps cppcheck's cache and clang-tidy's reports,
+# LINT_FILES="src/core/json.c ..." checks only those sources.
+LINT_BUILD ?= build-lint
+LINT_FILES ?=
+lint:
+	@sh .ci/lint.sh $(LINT_BUILD) $(LINT_FILES)
+
+# The fuzz targets as plain programs under ASan + UBSan, for the replay of
+# their corpora and past crashes that make test runs (tests/fuzz/run.sh).
+replay:
+	@$(MAKE) --no-print-directory BUILD=build-san CFLAGS="$(SAN_FLAGS)" \
+	    LDFLAGS="-fsanitize=address,undefined" fuzz-bins
+
+fuzz-bins: $(FUZZ_BINS)
+
+$(BUILD)/fuzz/%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/fuzz_common.o $(LIB) \
+                 $(filter %.o,$(FUZZ_MAIN))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(filter-out %.o,$(FUZZ_MAIN))
+
+fuzz:
+	@sh tests/fuzz/run.sh need-clang $(FUZZ_CC)
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=$(FUZZ_CC) CFLAGS="$(FUZZ_FLAGS)" \
+	    LDFLAGS="-fsanitize=address,undefined" FUZZ_MAIN=-fsanitize=fuzzer \
+	    FUZZ_TARGETS="$(FUZZ_TARGETS)" fuzz-bins
+	@sh tests/fuzz/run.sh fuzz build-fuzz $(FUZZ_TIME) $(FUZZ_TARGETS)
 
 interop: $(BIN)
 	@sh tests/interop/run.sh $(BUILD)
@@ -112,6 +172,8 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/tracewright
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz build-vg build-lint
 
--include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(BUILD)/tests/tools/sarif-check.d
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(BUILD)/tests/tools/sarif-check.d \
+         $(BUILD)/tests/tools/project.d \
+         $(FUZZ_OBJS:.o=.d) $(BUILD)/tests/fuzz/replay.d

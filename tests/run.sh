@@ -2,11 +2,17 @@
 # Runs every test suite against the binaries in BUILD_DIR and ends with the
 # combined line "N passed, N failed".  Exit status 0 only when nothing failed.
 #
-#   sh tests/run.sh [BUILD_DIR]        (default: build)
+#   sh tests/run.sh [BUILD_DIR [SAN_BUILD_DIR]]   (default: build build-san)
+#
+# SAN_BUILD_DIR holds the fuzz targets built as plain programs under
+# AddressSanitizer + UBSan (make replay); they replay the seed corpora and
+# every input that once broke a target.
 set -u
 build=${1:-build}
+san=${2:-build-san}
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$build" && pwd) || exit 2
+san=$(cd "$san" && pwd) || exit 2
 total_pass=0
 total_fail=0
 
@@ -34,6 +40,7 @@ run_suite() {
 run_suite "unit tests" "$build/unit-tests"
 run_suite "fixture tests" sh "$here/data/run.sh" "$build"
 run_suite "cli tests" sh "$here/cli/run.sh" "$build"
+run_suite "fuzz replay (ASan + UBSan)" sh "$here/fuzz/run.sh" replay "$san"
 echo
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

@@ -58,6 +58,9 @@ size_t tw_strtab_count(const tw_strtab *tab);
 const tw_str *tw_strtab_at(const tw_strtab *tab, uint32_t id);
 /* Cap the number of distinct strings (0 = no cap, the default). */
 void tw_strtab_set_limit(tw_strtab *tab, size_t max_strings);
+/* The cap (0 = none) and whether the table holds that many strings. */
+size_t tw_strtab_limit(const tw_strtab *tab);
+bool tw_strtab_full(const tw_strtab *tab);
 /* Bytes held by the table (strings, index and hash slots). */
 size_t tw_strtab_bytes(const tw_strtab *tab);
 

@@ -76,13 +76,17 @@ bool cli_parse_count(const char *cmd, const char *opt, const char *v, unsigned l
 
 /* ---- options of every command that reads logs ---- */
 
-enum { CLI_O_FROM = 1000, CLI_O_MAXDIAG, CLI_O_MAXLINE, CLI_O_JITTER };
+enum { CLI_O_FROM = 1000, CLI_O_MAXDIAG, CLI_O_MAXLINE, CLI_O_MAXNAMES, CLI_O_JITTER };
+
+/* Default of --max-names: distinct names (and other strings) of a trace. */
+#define CLI_DEFAULT_MAX_NAMES 16777216ull
 
 /* Entries for a command's option table. */
 #define CLI_READING_OPTS                                \
     {"from", 'f', true, CLI_O_FROM},                    \
     {"max-diagnostics", 0, true, CLI_O_MAXDIAG},        \
-    {"max-line-length", 0, true, CLI_O_MAXLINE}
+    {"max-line-length", 0, true, CLI_O_MAXLINE},       \
+    {"max-names", 0, true, CLI_O_MAXNAMES}
 
 /* The entry for commands that pair scopes (stats, validate, compare). */
 #define CLI_JITTER_OPT {"jitter", 0, true, CLI_O_JITTER}
@@ -92,6 +96,7 @@ typedef struct cli_reading {
     const tw_format *format;    /* -f resolved by cli_reading_format(), or NULL */
     unsigned long long maxdiag; /* --max-diagnostics (default 100) */
     unsigned long long maxline; /* --max-line-length (0 = default) */
+    unsigned long long maxnames; /* --max-names (0 = no limit) */
     tw_optset *fopts;           /* format options */
     bool fmt_opts;              /* a format option was given */
     bool has_jitter;            /* --jitter was given */
@@ -106,6 +111,9 @@ void cli_reading_free(cli_reading *r);
  * (printed). */
 int cli_reading_option(cli_parser *p, cli_reading *r, int id, const char *arg,
                        const char *name);
+/* A string table for the trace, capped at --max-names; NULL when out of
+ * memory (printed). */
+tw_strtab *cli_strtab(const cli_reading *r);
 /* Resolve -f, if given, to a readable format; false (printed) if it is not. */
 bool cli_reading_format(const char *cmd, cli_reading *r);
 /* The time jitter to tolerate on a thread: --jitter if given, else the

@@ -31,6 +31,8 @@ static void help(void) {
            "                           replaced, anything else is left alone)\n"
            "      --max-diagnostics N  print at most N diagnostics (default 100; 0 = all)\n"
            "      --max-line-length N  skip lines longer than N bytes (default 67108864)\n"
+           "      --max-names N        stop at more than N distinct names (default 16777216;\n"
+           "                           0: no limit)\n"
            "  -h, --help               show this help and exit\n"
            "\n"
            "Format options (see 'tracewright formats') are given as --NAME=VALUE.\n"
@@ -117,7 +119,7 @@ int cmd_convert(int argc, char **argv) {
 
     cli_diag diag;
     cli_diag_init(&diag, rd.maxdiag);
-    tw_strtab *strtab = tw_strtab_new();
+    tw_strtab *strtab = cli_strtab(&rd);
     tw_source *src = NULL;
     tw_output *out = NULL;
     tw_writer *w = NULL;
@@ -182,12 +184,7 @@ done:
     if (out && rc == EXIT_TROUBLE) {
         tw_output_abort(out);  /* an existing output file keeps its contents */
     } else if (out) {
-        const char *oname = output && strcmp(output, "-") ? output : "standard output";
-        int werr = tw_output_close(out);
-        if (werr) {
-            cli_error("cannot write to '%s': %s", oname, strerror(werr));
-            rc = EXIT_TROUBLE;
-        }
+        if (!cli_output_close(out, output)) rc = EXIT_TROUBLE;
     }
     tw_source_close(src);
     tw_strtab_free(strtab);

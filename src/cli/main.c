@@ -229,12 +229,23 @@ bool cli_format_option(cli_parser *p, tw_optset *set, const char *name, const ch
 bool cli_reading_init(cli_reading *r) {
     memset(r, 0, sizeof *r);
     r->maxdiag = 100;
+    r->maxnames = CLI_DEFAULT_MAX_NAMES;
     r->fopts = tw_optset_new();
     if (!r->fopts) cli_error("out of memory");
     return r->fopts != NULL;
 }
 
 void cli_reading_free(cli_reading *r) { tw_optset_free(r->fopts); }
+
+tw_strtab *cli_strtab(const cli_reading *r) {
+    tw_strtab *t = tw_strtab_new();
+    if (!t) {
+        fprintf(stderr, "tracewright: out of memory\n");
+        return NULL;
+    }
+    tw_strtab_set_limit(t, (size_t)r->maxnames);
+    return t;
+}
 
 int cli_reading_option(cli_parser *p, cli_reading *r, int id, const char *arg,
                        const char *name) {
@@ -251,6 +262,8 @@ int cli_reading_option(cli_parser *p, cli_reading *r, int id, const char *arg,
             return -1;
         }
         return 1;
+    case CLI_O_MAXNAMES:
+        return cli_parse_count(p->cmd, "--max-names", arg, &r->maxnames) ? 1 : -1;
     case CLI_O_JITTER:
         r->has_jitter = true;
         return cli_parse_duration(p->cmd, "--jitter", arg, &r->jitter) ? 1 : -1;
@@ -316,10 +329,10 @@ bool cli_choose(const char *cmd, const char *opt, const char *v, const char *con
         }
     }
     char list[256] = "";
-    for (int i = 0; i < n; i++) {
-        strcat(list, i ? (i == n - 1 ? " or " : ", ") : "");
-        strcat(list, names[i]);
-    }
+    size_t len = 0;
+    for (int i = 0; i < n && len < sizeof list; i++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+                                i ? (i == n - 1 ? " or " : ", ") : "", names[i]);
     cli_usage_error(cmd, "option '%s' expects %s, not '%s'", opt, list, v);
     return false;
 }
@@ -389,9 +402,10 @@ tw_output *cli_output_open(const char *path) {
 
 bool cli_output_close(tw_output *o, const char *path) {
     int werr = tw_output_close(o);
-    if (werr && werr != EPIPE)
-        cli_error("cannot write to '%s': %s",
-                  path && strcmp(path, "-") ? path : "standard output", strerror(werr));
+    if (werr && werr != EPIPE) {
+        if (path && strcmp(path, "-")) cli_error("cannot write to '%s': %s", path, strerror(werr));
+        else cli_error("cannot write to standard output: %s", strerror(werr));
+    }
     return werr == 0;
 }
 

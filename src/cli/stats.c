@@ -52,6 +52,8 @@ static void help(void) {
            "  -o, --output FILE        write to FILE instead of standard output\n"
            "      --max-diagnostics N  print at most N diagnostics (default 100; 0 = all)\n"
            "      --max-line-length N  skip lines longer than N bytes (default 67108864)\n"
+           "      --max-names N        stop at more than N distinct names (default 16777216;\n"
+           "                           0: no limit)\n"
            "  -h, --help               show this help and exit\n"
            "\n"
            "Format options (see 'tracewright formats') are given as --NAME=VALUE.\n"
@@ -69,7 +71,7 @@ static void help(void) {
 /* Read the inputs, pair and aggregate; fill the profile. */
 int cli_profile_inputs(char *const *paths, size_t n, const cli_reading *rd, cli_diag *diag,
                        tw_profile *prof) {
-    tw_strtab *strtab = tw_strtab_new();
+    tw_strtab *strtab = cli_strtab(rd);
     tw_stats *stats = tw_stats_new(&diag->sink);
     tw_source *src = NULL;
     int rc = TW_ERR;

@@ -40,6 +40,8 @@ static void help(void) {
            "                           warning (default: the format's, see 'formats')\n"
            "      --max-diagnostics N  report at most N problems (default 0: all)\n"
            "      --max-line-length N  skip lines longer than N bytes (default 67108864)\n"
+           "      --max-names N        stop at more than N distinct names (default 16777216;\n"
+           "                           0: no limit)\n"
            "  -h, --help               show this help and exit\n"
            "\n"
            "Format options (see 'tracewright formats') are given as --NAME=VALUE.\n"
@@ -201,7 +203,7 @@ static void sarif_end(validator *v, bool ok) {
 /* Read one input completely into the pairing engine; false on trouble
  * (unreadable, undetectable, read error), which was reported. */
 static bool check(const char *path, const cli_reading *rd, validator *v) {
-    tw_strtab *strtab = tw_strtab_new();
+    tw_strtab *strtab = cli_strtab(rd);
     tw_stats *stats = tw_stats_new(&v->sink);
     tw_source *src = NULL;
     bool ok = false;
@@ -310,7 +312,7 @@ int cmd_validate(int argc, char **argv) {
                       npaths == 1 ? "file" : "files");
     int werr = tw_output_close(v.out);
     if (werr) {
-        if (werr != EPIPE) cli_error("cannot write the output: %s", strerror(werr));
+        if (werr != EPIPE) cli_error("cannot write to standard output: %s", strerror(werr));
         status = EXIT_TROUBLE;
     }
 out:

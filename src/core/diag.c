@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "tracewright/diag.h"
+#include "util.h"
 
 static const tw_rule_info rules[TW_RULE_COUNT] = {
     [TW_R_IO_ERROR] = {"io-error", TW_SEV_ERROR,
@@ -120,6 +121,41 @@ const tw_rule_info *tw_rule_find(const char *id) {
     return NULL;
 }
 
+/*
+ * Make a message one line of valid UTF-8, whatever bytes of the input it
+ * quotes: control characters and bytes that are not UTF-8 become \xNN, and
+ * a message cut short by the buffer ends on a whole character with "...".
+ */
+static void clean_message(const char *in, size_t len, bool cut, char *out, size_t cap) {
+    static const char hex[] = "0123456789ABCDEF";
+    size_t o = 0, i = 0;
+    const size_t room = cap - 4;  /* "..." and the NUL */
+    while (i < len) {
+        const unsigned char *p = (const unsigned char *)in + i;
+        size_t n = tw_utf8_seq(p, len - i);
+        if (n == 1 && (*p < 0x20 || *p == 0x7F)) n = 0;
+        if (n == 0 && cut && len - i < 4 && *p >= 0xC2) break;  /* a character cut short */
+        size_t w = n ? n : 4;
+        if (o + w > room) break;
+        if (n) {
+            memcpy(out + o, p, n);
+        } else {
+            out[o] = '\\';
+            out[o + 1] = 'x';
+            out[o + 2] = hex[*p >> 4];
+            out[o + 3] = hex[*p & 15];
+            n = 1;
+        }
+        o += w;
+        i += n;
+    }
+    if (cut || i < len) {
+        memcpy(out + o, "...", 3);
+        o += 3;
+    }
+    out[o] = '\0';
+}
+
 void tw_vreport(tw_diag_sink *sink, tw_severity sev, tw_rule rule,
                 const tw_loc *loc, const char *fmt, va_list ap) {
     if (!sink) return;
@@ -127,8 +163,11 @@ void tw_vreport(tw_diag_sink *sink, tw_severity sev, tw_rule rule,
     sink->count[sev]++;
     if (sev != TW_SEV_NOTE && (unsigned)rule < TW_RULE_COUNT) sink->problems[rule]++;
     if (!sink->fn) return;
-    char msg[1024];
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    char raw[1024], msg[1024];
+    int n = vsnprintf(raw, sizeof raw, fmt, ap);
+    if (n < 0) n = 0;
+    bool cut = (size_t)n >= sizeof raw;
+    clean_message(raw, cut ? sizeof raw - 1 : (size_t)n, cut, msg, sizeof msg);
     tw_diag d;
     memset(&d, 0, sizeof d);
     d.rule = rule;

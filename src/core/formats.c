@@ -213,6 +213,10 @@ void tw_loss_drop(tw_loss *l, const tw_event *ev) {
          (ev->name->len == strlen(TW_META_PROCESS_NAME) &&
           memcmp(ev->name->s, TW_META_PROCESS_NAME, ev->name->len) == 0)))
         w = "thread and process names dropped";
+    else if (ev->kind == TW_META && ev->name &&
+             ev->name->len == strlen(TW_META_TRACE_END) &&
+             memcmp(ev->name->s, TW_META_TRACE_END, ev->name->len) == 0)
+        w = "trace ends dropped";
     tw_loss_add(l, w, 1);
 }
 
@@ -277,7 +281,18 @@ int tw_reader_open(const tw_format *fmt, tw_input *in, tw_strtab *strtab,
     return TW_OK;
 }
 
-int tw_reader_next(tw_reader *r, tw_event *ev) { return r->fmt->read_next(r->state, ev); }
+static uint64_t fatal_count(const tw_diag_sink *d) {
+    return d ? d->problems[TW_R_LIMIT] + d->problems[TW_R_OUT_OF_MEMORY] : 0;
+}
+
+int tw_reader_next(tw_reader *r, tw_event *ev) {
+    uint64_t before = fatal_count(r->ctx.diag);
+    int rc = r->fmt->read_next(r->state, ev);
+    /* A limit reached or memory run out: what follows cannot be read
+     * faithfully, so reading stops here (the reader reported why). */
+    if (rc != TW_ERR && fatal_count(r->ctx.diag) != before) return TW_ERR;
+    return rc;
+}
 const tw_trace_info *tw_reader_info(const tw_reader *r) { return &r->info; }
 
 void tw_reader_close(tw_reader *r) {

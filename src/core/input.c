@@ -257,13 +257,29 @@ static int getline_mem(tw_input *in, tw_line *line) {
         if (in->pos >= in->len) return 0;
         const unsigned char *s = in->data + in->pos;
         size_t avail = in->len - (size_t)in->pos;
-        const unsigned char *nl = memchr(s, '\n', avail);
-        size_t len = nl ? (size_t)(nl - s) : avail;
-        if (len > in->max_line) {
+        /* look no further than the longest line allowed */
+        size_t look = avail <= in->max_line ? avail : in->max_line + 1;
+        const unsigned char *nl = memchr(s, '\n', look);
+        if (!nl && look < avail) {
+            /* too long: skip to the next LF, giving back the pages behind,
+             * so that memory stays bounded whatever the line's length */
             too_long(in, in->pos);
-            in->pos += len + (nl != NULL);
+            in->pos += look;
+            while (in->pos < in->len) {
+                release_behind(in);
+                s = in->data + in->pos;
+                avail = in->len - (size_t)in->pos;
+                size_t step = avail < RELEASE_STEP ? avail : RELEASE_STEP;
+                if ((nl = memchr(s, '\n', step))) {
+                    in->pos += (size_t)(nl - s) + 1;
+                    break;
+                }
+                in->pos += step;
+            }
+            release_behind(in);
             continue;
         }
+        size_t len = nl ? (size_t)(nl - s) : avail;
         set_line(in, line, s, len, nl != NULL);
         in->pos += len + (nl != NULL);
         release_behind(in);

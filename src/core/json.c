@@ -50,8 +50,8 @@ static int hexv(char c) {
 }
 
 static bool hex4(parser *ps, uint32_t *v) {
-    if (ps->end - ps->p < 4) return fail(ps, ps->p, "incomplete \\u escape");
     *v = 0;
+    if (ps->end - ps->p < 4) return fail(ps, ps->p, "incomplete \\u escape");
     for (int k = 0; k < 4; k++) {
         int h = hexv(ps->p[k]);
         if (h < 0) return fail(ps, ps->p + k, "invalid \\u escape");

@@ -24,8 +24,8 @@ typedef struct tw_names {
  */
 bool tw_names_note(tw_names *names, const tw_event *ev, bool *oom);
 /* The name of process pid / thread (pid, tid), or NULL when none was given. */
-const char *tw_names_process(const tw_names *names, uint32_t pid, size_t *len);
-const char *tw_names_thread(const tw_names *names, uint32_t pid, uint64_t tid, size_t *len);
-void tw_names_free(tw_names *names);
+const char *tw_names_process(const tw_names *nm, uint32_t pid, size_t *len);
+const char *tw_names_thread(const tw_names *nm, uint32_t pid, uint64_t tid, size_t *len);
+void tw_names_free(tw_names *nm);
 
 #endif

@@ -37,6 +37,7 @@ static int remove_flat_dir(const char *dir) {
         }
         sprintf(p, "%s/%s", dir, e->d_name);
         struct stat st;
+        /* NOLINTNEXTLINE(bugprone-branch-clone): lstat, the type, then unlink, in order */
         if (lstat(p, &st) != 0) {
             rc = -1;
         } else if (S_ISDIR(st.st_mode)) {
@@ -86,6 +87,7 @@ static bool replaceable(const char *path, const tw_outdir_spec *spec) {
         }
         sprintf(p, "%s/%s", path, e->d_name);
         bool is_marker = spec && spec->marker && !strcmp(e->d_name, spec->marker);
+        /* NOLINTNEXTLINE(bugprone-branch-clone): the marker is told apart first */
         if (lstat(p, &st) != 0 || !S_ISREG(st.st_mode)) foreign = true;
         else if (is_marker) marked = !spec->signature || starts_with(p, spec->signature);
         else if (!spec || !spec->prefix || strncmp(e->d_name, spec->prefix, strlen(spec->prefix)))

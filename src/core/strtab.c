@@ -127,6 +127,7 @@ static int grow_slots(tw_strtab *t) {
 
 const tw_str *tw_intern_hashed(tw_strtab *t, const void *bytes, size_t len,
                                uint64_t hash) {
+    if (!len) bytes = "";  /* the empty string may come as NULL */
     size_t mask = t->nslots - 1;
     size_t i = (size_t)hash & mask;
     for (;;) {
@@ -178,5 +179,9 @@ const tw_str *tw_strtab_at(const tw_strtab *t, uint32_t id) {
 }
 
 void tw_strtab_set_limit(tw_strtab *t, size_t max_strings) { t->limit = max_strings; }
+
+size_t tw_strtab_limit(const tw_strtab *t) { return t->limit; }
+
+bool tw_strtab_full(const tw_strtab *t) { return t->limit && t->count >= t->limit; }
 
 size_t tw_strtab_bytes(const tw_strtab *t) { return t->bytes; }

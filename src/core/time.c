@@ -38,9 +38,9 @@ bool tw_muldiv_i64(int64_t v, int64_t mul, int64_t div, int64_t *out) {
     return true;
 }
 
-void tw_duration_format(int64_t v, char *buf, size_t n) {
-    const char *sign = v < 0 ? "-" : "";
-    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+void tw_duration_format(int64_t ns, char *buf, size_t n) {
+    const char *sign = ns < 0 ? "-" : "";
+    uint64_t u = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
     static const struct {
         uint64_t step;  /* ns in the third decimal of the unit */
         const char *unit;

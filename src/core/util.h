@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tracewright/event.h"
@@ -18,6 +19,12 @@
 #define TW_NS_PER_S INT64_C(1000000000)
 
 /* ---- checked arithmetic ------------------------------------------------ */
+
+/* qsort() that accepts an empty or NULL array (qsort's may not be NULL). */
+static inline void tw_qsort(void *base, size_t n, size_t size,
+                           int (*cmp)(const void *, const void *)) {
+    if (n > 1) qsort(base, n, size, cmp);
+}
 
 static inline bool tw_mul_i64(int64_t a, int64_t b, int64_t *out) {
     return !__builtin_mul_overflow(a, b, out);

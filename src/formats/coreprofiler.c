@@ -382,8 +382,15 @@ static bool need_dec(cp_reader *r, const tw_line *l, cur *c, uint64_t *v, const 
 }
 
 static bool need_ms(cp_reader *r, const tw_line *l, cur *c, uint64_t *ms) {
-    return need_num(r, l, c, ms, "timestamp", parse_ms,
-                    "%s is not a number of milliseconds within 64-bit nanoseconds");
+    tok t;
+    if (!need(r, l, c, &t, "timestamp")) return false;
+    if (parse_ms(t.s, t.n, ms)) return true;
+    /* name the value: "timestamp '99999999999999' is not ..." */
+    char what[64];
+    snprintf(what, sizeof what, "timestamp '%.*s%s'", (int)(t.n > 40 ? 40 : t.n), t.s,
+             t.n > 40 ? "..." : "");
+    bad(r, l, t.col, "%s is not a number of milliseconds within 64-bit nanoseconds", what);
+    return false;
 }
 
 /* The rest of the line as one quoted string; s and n get its contents. */
@@ -519,8 +526,8 @@ static const tw_str *fid_name(cp_reader *r, uint64_t fid, const tw_loc *loc) {
 static const tw_str *class_name(cp_reader *r, const char *prefix, uint64_t cls,
                                 const tw_loc *loc) {
     const tw_str *name = cls == UNDEF ? NULL : tw_u64map_get(&r->classes, cls);
-    char buf[32];
     if (!name) {
+        char buf[32];
         if (cls == UNDEF) snprintf(buf, sizeof buf, "class#?");
         else snprintf(buf, sizeof buf, "class#0x%llx", (unsigned long long)cls);
         if (first_report(r, REP_CLASS, cls))
@@ -777,7 +784,7 @@ static void rec_jit(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
 
 /* ITEMS of gch alt (class:count:bytes), gch gen (name:allocated:reserved)
  * and sam mem (class:count:bytes[:ip]), checked before anything is emitted. */
-static bool check_items(cp_reader *r, const tw_line *l, cur *c, char kind) {
+static bool check_items(cp_reader *r, const tw_line *l, const cur *c, char kind) {
     cur scan = *c;
     tok t;
     while (next_tok(&scan, &t)) {
@@ -813,7 +820,7 @@ static void emit_items(cp_reader *r, cur *c, char kind, uint64_t tid, int64_t ts
                        const tw_loc *loc, const cp_thread *th) {
     tok t;
     while (next_tok(c, &t)) {
-        tok p[4];
+        tok p[4] = {{NULL, 0, 0}};  /* check_items made sure of 3 or 4 parts */
         size_t k = split_colons(t.s, t.n, p, 4);
         uint64_t cls = 0, count, bytes;
         const tw_str *name;
@@ -1123,7 +1130,7 @@ static int cp_next(void *state, tw_event *ev) {
             process_line(r, &l);
             continue;
         }
-        int rc = tw_input_getline(r->ctx.in, &l);
+        int rc = tw_read_line(&r->ctx, &l);
         if (rc < 0) return TW_ERR;
         if (rc == 0) finish(r);
         else process_line(r, &l);
@@ -1252,12 +1259,12 @@ static int cp_begin(const tw_write_ctx *ctx, void **state) {
             return TW_ERR;
         }
     const tw_trace_info *ti = ctx->info;
-    int64_t wall, ms;
+    int64_t wall;
     if (ti->has_origin) {
         /* the wall clock at trace time 0, in UTC, to the millisecond */
         if (tw_sub_i64(ti->origin_ns, ti->origin_ts, &wall) && wall >= 0) {
             bool inexact;
-            ms = tw_round_div(wall, TW_NS_PER_MS, &inexact);
+            int64_t ms = tw_round_div(wall, TW_NS_PER_MS, &inexact);
             int64_t back;
             if (!tw_mul_i64(ms, TW_NS_PER_MS, &back)) ms--; /* stay readable */
             if (inexact) tw_loss_add(ctx->loss, "wall-clock origin rounded to milliseconds", 1);
@@ -1663,6 +1670,8 @@ static int cp_event(void *state, const tw_event *ev) {
     if (!w->have_pid) {
         w->have_pid = true;
         w->pid = w->ctx.info->has_pid ? w->ctx.info->pid : ev->pid;
+        /* a log is one process, read back as process 0 */
+        if (w->pid) tw_loss_add(w->ctx.loss, "process id dropped", 1);
     }
     if (ev->pid != w->pid)
         tw_loss_add(w->ctx.loss, "events of other processes written as this log's process", 1);
@@ -1679,6 +1688,15 @@ static int cp_event(void *state, const tw_event *ev) {
     case TW_BEGIN:
     case TW_END:
         if (ev->msg) tw_loss_add(w->ctx.loss, "message texts of scope events dropped", 1);
+        if (ev->cat) tw_loss_add(w->ctx.loss, "categories dropped", 1);
+        for (size_t i = 0; i < ev->nattrs; i++) {
+            const tw_str *k = ev->attrs[i].key;
+            if (k != w->k_count && k != w->k_ip && k != w->k_reason && k != w->k_generations &&
+                k != w->k_status) {
+                tw_loss_add(w->ctx.loss, "event attributes dropped", 1);
+                break;
+            }
+        }
         if (special_scope(w, ev, ms)) return TW_OK;
         return ev->kind == TW_BEGIN ? frame_begin(w, ev, ms) : frame_end(w, ev, ms);
     case TW_INSTANT:
@@ -1702,6 +1720,11 @@ static int cp_end(void *state) {
     cp_writer *w = state;
     method(w);
     flush(w);
+    /* the reader closes them at the last time of the log */
+    for (size_t i = 0; i < w->ntv; i++)
+        if (w->tv[i]->depth)
+            tw_loss_add(w->ctx.loss, "scopes left open (closed at the end when read back)",
+                        w->tv[i]->depth);
     return TW_OK;
 }
 

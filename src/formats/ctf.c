@@ -231,7 +231,7 @@ static void tsdl_str(tw_output *o, const char *s) {
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
         if (c == '"' || c == '\\') tw_out_putc(o, '\\');
-        tw_out_putc(o, c < 0x20 || c > 0x7E ? '?' : (char)c);
+        tw_out_putc(o, (char)(c < 0x20 || c > 0x7E ? '?' : c));
     }
     tw_out_putc(o, '"');
 }

@@ -22,17 +22,21 @@
 #include "tracewright/stats.h"
 
 #define OPT_UNIT "weight-unit"
+#define OPT_DEPTH "folded-max-depth"
 
 typedef struct fthread {
     uint32_t pid;
     uint64_t tid;
-    const tw_str **stack;  /* names of the open frames */
+    const tw_str **stack;  /* names of the open frames (at most max_depth) */
     size_t depth, cap;
+    int64_t deep_net;      /* self time of closed frames beyond max_depth */
 } fthread;
 
 typedef struct folded_writer {
     tw_write_ctx ctx;
     int64_t unit;          /* ns per weight unit */
+    size_t max_depth;      /* frames kept on a stack (0: all) */
+    uint64_t cut;          /* frames beyond it, their time given to their ancestor */
     tw_diag_sink quiet;    /* the repairs of the pairing engine, counted */
     tw_pairing *pairing;
     fthread **threads;     /* by the engine's dense thread index */
@@ -95,6 +99,7 @@ static fthread *thread_at(folded_writer *w, const tw_frame *f) {
 static void on_open(void *user, const tw_frame *f) {
     folded_writer *w = user;
     fthread *t = thread_at(w, f);
+    if (t && w->max_depth && f->depth >= w->max_depth) return;  /* cut off */
     if (!t || !tw_grow(&t->stack, &t->cap, f->depth + 1, sizeof *t->stack, 16)) {
         oom(w);
         return;
@@ -110,7 +115,19 @@ static void on_close(void *user, const tw_frame *f, int64_t end, tw_close_how ho
     (void)how;
     if (w->failed || f->thread >= w->nthreads) return;
     fthread *t = w->threads[f->thread];
+    int64_t net = tm->net;
+    if (w->max_depth && f->depth >= w->max_depth) {
+        /* beyond the cut: the time goes to the deepest frame kept, so the
+         * weights still sum to the net total */
+        t->deep_net = t->deep_net > INT64_MAX - net ? INT64_MAX : t->deep_net + net;
+        w->cut++;
+        return;
+    }
     if (f->depth >= t->depth) return;
+    if (w->max_depth && f->depth == w->max_depth - 1) {
+        net = net > INT64_MAX - t->deep_net ? INT64_MAX : net + t->deep_net;
+        t->deep_net = 0;
+    }
     /* PROCESS;THREAD;OUTER;...;THIS */
     tw_buf_clear(&w->path);
     char num[48];
@@ -135,7 +152,7 @@ static void on_close(void *user, const tw_frame *f, int64_t end, tw_close_how ho
     }
     while (w->nweights <= key->id) w->weights[w->nweights++] = 0;  /* a new stack */
     int64_t *wt = &w->weights[key->id];
-    *wt = *wt > INT64_MAX - tm->net ? INT64_MAX : *wt + tm->net;
+    *wt = *wt > INT64_MAX - net ? INT64_MAX : *wt + net;
 }
 
 static int folded_begin(const tw_write_ctx *ctx, void **state) {
@@ -144,6 +161,14 @@ static int folded_begin(const tw_write_ctx *ctx, void **state) {
     w->ctx = *ctx;
     const char *u = tw_opt_str(ctx->opts, OPT_UNIT);
     w->unit = strcmp(u, "ms") == 0 ? TW_NS_PER_MS : strcmp(u, "us") == 0 ? TW_NS_PER_US : 1;
+    int64_t depth = tw_opt_int(ctx->opts, OPT_DEPTH);
+    if (depth < 0) {
+        tw_report(ctx->diag, TW_R_BAD_OPTION, NULL,
+                  "--" OPT_DEPTH " must not be negative (0: no limit)");
+        free(w);
+        return TW_ERR;
+    }
+    w->max_depth = (size_t)depth;
     tw_pairing_hooks h = {.user = w, .open = on_open, .close = on_close};
     w->pairing = tw_pairing_new(&h, &w->quiet);
     w->stacks = tw_strtab_new();
@@ -182,6 +207,8 @@ static int folded_end(void *state) {
     folded_writer *w = state;
     if (tw_pairing_finish(w->pairing) != TW_OK || w->failed) return TW_ERR;
     tw_loss_repairs(w->ctx.loss, &w->quiet);
+    if (w->cut) tw_loss_add(w->ctx.loss, "frames deeper than --" OPT_DEPTH " cut off (their time "
+                            "given to the deepest frame kept)", w->cut);
     size_t n = tw_strtab_count(w->stacks);
     const tw_str **v = malloc((n ? n : 1) * sizeof *v);
     if (!v) {
@@ -189,7 +216,7 @@ static int folded_end(void *state) {
         return TW_ERR;
     }
     for (size_t i = 0; i < n; i++) v[i] = tw_strtab_at(w->stacks, (uint32_t)i);
-    qsort(v, n, sizeof *v, cmp_text);
+    tw_qsort(v, n, sizeof *v, cmp_text);
     tw_output *o = w->ctx.out;
     for (size_t i = 0; i < n; i++) {
         int64_t wt = w->weights[v[i]->id];
@@ -222,6 +249,9 @@ static void folded_free(void *state) {
 static const tw_option folded_options[] = {
     {OPT_UNIT, TW_OPT_CHOICE, "ns", "ns|us|ms", TW_OPT_WRITE,
      "unit of the folded stacks' weights (self time, rounded to nearest)"},
+    {OPT_DEPTH, TW_OPT_INT, "1024", NULL, TW_OPT_WRITE,
+     "frames kept on a folded stack; deeper ones are cut off, their time given to "
+     "the deepest frame kept (0: no limit)"},
     {NULL, 0, NULL, NULL, 0, NULL},
 };
 

@@ -61,14 +61,32 @@ static inline void *tw_state_alloc(tw_diag_sink *diag, size_t size) {
     return p;
 }
 
+/* Report that a name (`what`: "name", "label") could not be interned:
+ * the limit of distinct names was reached, or memory ran out. */
+static inline void tw_intern_failed(const tw_read_ctx *ctx, const tw_loc *loc, const char *what) {
+    if (tw_strtab_full(ctx->strtab))
+        tw_report(ctx->diag, TW_R_LIMIT, loc,
+                  "cannot store %s: the trace has more than %zu distinct names (the limit; "
+                  "see --max-names)", what, tw_strtab_limit(ctx->strtab));
+    else
+        tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, loc, "cannot store %s: out of memory", what);
+}
+
+/* The next line of a text reader's input, as tw_input_getline(), except
+ * that after a limit was reached or memory ran out (reported, in this run)
+ * it returns -1: reading stops instead of reporting every line after. */
+static inline int tw_read_line(const tw_read_ctx *ctx, tw_line *line) {
+    const tw_diag_sink *d = ctx->diag;
+    if (d && (d->problems[TW_R_LIMIT] || d->problems[TW_R_OUT_OF_MEMORY])) return -1;
+    return tw_input_getline(ctx->in, line);
+}
+
 /* Intern a name a reader found; when that fails (out of memory, or the
  * limit of distinct names) it is reported at `loc` and NULL returned. */
 static inline const tw_str *tw_intern_at(const tw_read_ctx *ctx, const char *s, size_t n,
                                          const tw_loc *loc) {
     const tw_str *str = tw_intern(ctx->strtab, s, n);
-    if (!str)
-        tw_report(ctx->diag, TW_R_LIMIT, loc,
-                  "cannot store name: out of memory or too many distinct names");
+    if (!str) tw_intern_failed(ctx, loc, "name");
     return str;
 }
 

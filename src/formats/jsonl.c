@@ -72,6 +72,7 @@ typedef struct jparser {
     size_t bad_utf8_col;
     bool surrogate;  /* a lone \uD800-\uDFFF escape (replaced by U+FFFD) */
     size_t surrogate_col;
+    bool range;      /* the error is an integer beyond 64 bits */
 } jparser;
 
 static bool jfail(jparser *j, const char *at, const char *msg) {
@@ -87,6 +88,7 @@ static void jws(jparser *j) {
 }
 
 static bool read_hex4(jparser *j, uint32_t *out) {
+    *out = 0;
     if (j->end - j->p < 4) return jfail(j, j->p, "incomplete \\u escape");
     uint32_t v = 0;
     for (int k = 0; k < 4; k++) {
@@ -185,9 +187,11 @@ static bool jnumber(jparser *j, jval *v) {
     if (nd > 1 && digits[0] == '0') return jfail(j, start, "invalid number (leading zero)");
     if (j->p < j->end && (*j->p == '.' || *j->p == 'e' || *j->p == 'E'))
         return jfail(j, start, "number must be an integer");
-    if (!tw_parse_u64(digits, nd, &v->u)) return jfail(j, start, "integer out of range");
+    if (!tw_parse_u64(digits, nd, &v->u) || (v->neg && v->u > (uint64_t)INT64_MAX + 1)) {
+        if (!j->err) j->range = true;
+        return jfail(j, start, "integer out of range");
+    }
     if (v->neg) {
-        if (v->u > (uint64_t)INT64_MAX + 1) return jfail(j, start, "integer out of range");
         v->i = (int64_t)(0 - v->u);
     } else {
         v->i = v->u > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v->u;
@@ -453,8 +457,8 @@ static int parse_line(jsonl_reader *r, const tw_line *l, tw_event *ev, bool allo
     bool have[F_COUNT] = {false};
     size_t na = 0;
     bool first = true;
-    const char *k;
-    size_t kn;
+    const char *k = "";
+    size_t kn = 0;
     jval v;
     int rc;
     while ((rc = jmember(&j, &first, &k, &kn, &v)) == 1) {
@@ -501,6 +505,17 @@ static int parse_line(jsonl_reader *r, const tw_line *l, tw_event *ev, bool allo
         if (j.p != j.end) jfail(&j, j.p, "unexpected text after the object");
     }
     if (j.err) {
+        if (rc < 0 && j.range && l->eol && field_of(k, kn) == F_TS) {
+            /* "ts" beyond 64 bits: the column is that of the number */
+            size_t e = j.err_col + 1;
+            while (e < n && s[e] >= '0' && s[e] <= '9') e++;
+            tw_loc loc = tw_text_loc(r->file, l, j.err_col);
+            tw_report(r->ctx.diag, TW_R_TIME_OVERFLOW, &loc,
+                      "\"ts\" %.*s%s does not fit in 64-bit nanoseconds; line skipped",
+                      (int)(e - j.err_col > 40 ? 40 : e - j.err_col), s + j.err_col,
+                      e - j.err_col > 40 ? "..." : "");
+            return 0;
+        }
         line_error(r, l, j.err_col, j.err);
         return 0;
     }
@@ -597,7 +612,8 @@ static int parse_line(jsonl_reader *r, const tw_line *l, tw_event *ev, bool allo
     if (!vals[F_TS].neg && vals[F_TS].u > (uint64_t)INT64_MAX) {
         tw_loc loc = tw_text_loc(r->file, l, vals[F_TS].col);
         tw_report(r->ctx.diag, TW_R_TIME_OVERFLOW, &loc,
-                  "\"ts\" does not fit in 64-bit nanoseconds; line skipped");
+                  "\"ts\" %llu does not fit in 64-bit nanoseconds; line skipped",
+                  (unsigned long long)vals[F_TS].u);
         return 0;
     }
     memset(ev, 0, sizeof *ev);
@@ -614,8 +630,7 @@ static int parse_line(jsonl_reader *r, const tw_line *l, tw_event *ev, bool allo
     }
     if (!ev->name) {
         tw_loc loc = tw_text_loc(r->file, l, nm->col);
-        tw_report(r->ctx.diag, TW_R_LIMIT, &loc,
-                  "cannot store name: out of memory or too many distinct names");
+        tw_intern_failed(&r->ctx, &loc, "name");
         return 0;
     }
     if (have[F_MSG] || have[F_MSG64]) {
@@ -673,7 +688,7 @@ static int jsonl_next(void *state, tw_event *ev) {
     }
     for (;;) {
         tw_line l;
-        int rc = tw_input_getline(r->ctx.in, &l);
+        int rc = tw_read_line(&r->ctx, &l);
         if (rc < 0) return TW_ERR;
         if (rc == 0) return TW_EOF;
         int prc = parse_line(r, &l, ev, false);

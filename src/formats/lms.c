@@ -95,8 +95,7 @@ static void lms_close(void *state) {
 }
 
 static bool oom(lms_reader *r, const tw_loc *loc) {
-    tw_report(r->ctx.diag, TW_R_LIMIT, loc,
-              "cannot store label: out of memory or too many distinct names");
+    tw_intern_failed(&r->ctx, loc, "label");
     return false;
 }
 
@@ -230,6 +229,16 @@ static bool lms_line(lms_reader *r, const tw_line *l, tw_event *ev) {
         tw_loc loc = tw_text_loc(r->file, l, (size_t)(f3 - s));
         if (!(name = tw_intern(r->ctx.strtab, f3, f3n))) return oom(r, &loc);
     } else {
+        size_t d0 = f3n && f3[0] == '-', dn = d0;
+        while (dn < f3n && f3[dn] >= '0' && f3[dn] <= '9') dn++;
+        if (dn > d0 && dn == f3n) {
+            /* all digits, but beyond 64 bits */
+            tw_loc loc = tw_text_loc(r->file, l, (size_t)(f3 - s));
+            tw_report(r->ctx.diag, TW_R_TIME_OVERFLOW, &loc,
+                      "time difference %.*s%s us does not fit in 64 bits; line skipped",
+                      (int)(f3n > 40 ? 40 : f3n), f3, f3n > 40 ? "..." : "");
+            return false;
+        }
         bad_line(r, l, (size_t)(f3 - s), "expected a signed decimal time difference");
         return false;
     }
@@ -237,7 +246,10 @@ static bool lms_line(lms_reader *r, const tw_line *l, tw_event *ev) {
     if (!tw_add_i64(r->cum_us, diff, &cum) || !tw_to_ns(cum, TW_NS_PER_US, &ts)) {
         tw_loc loc = tw_text_loc(r->file, l, diff_col);
         tw_report(r->ctx.diag, TW_R_TIME_OVERFLOW, &loc,
-                  "cumulative time does not fit in 64-bit nanoseconds; line skipped");
+                  "cumulative time %lld us %c %llu us does not fit in 64-bit nanoseconds; line "
+                  "skipped",
+                  (long long)r->cum_us, diff < 0 ? '-' : '+',
+                  diff < 0 ? 0 - (unsigned long long)diff : (unsigned long long)diff);
         return false;
     }
     r->cum_us = cum;
@@ -253,7 +265,7 @@ static int lms_next(void *state, tw_event *ev) {
     lms_reader *r = state;
     tw_line l;
     for (;;) {
-        int rc = tw_input_getline(r->ctx.in, &l);
+        int rc = tw_read_line(&r->ctx, &l);
         if (rc < 0) return TW_ERR;
         if (rc == 0) return TW_EOF;
         if (lms_line(r, &l, ev)) return TW_OK;
@@ -294,6 +306,8 @@ static int lms_event(void *state, const tw_event *ev) {
         w->have_thread = true;
         w->pid = ev->pid;
         w->tid = ev->tid;
+        /* the one process is read back as process 0 */
+        if (ev->pid && !w->ctx.info->has_pid) tw_loss_add(w->ctx.loss, "process id dropped", 1);
     } else if (ev->pid != w->pid || ev->tid != w->tid) {
         uint64_t key = ev->tid * 0x9e3779b97f4a7c15ULL ^ ev->pid;
         if (!tw_u64map_get(&w->threads, key)) {
@@ -332,7 +346,10 @@ static int lms_event(void *state, const tw_event *ev) {
 }
 
 static int lms_end(void *state) {
-    (void)state;
+    lms_writer *w = state;
+    /* one thread only: it is read back as thread 0 */
+    if (w->have_thread && !w->threads.n && w->tid)
+        tw_loss_add(w->ctx.loss, "thread ids dropped", 1);
     return TW_OK;
 }
 

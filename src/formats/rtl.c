@@ -147,7 +147,8 @@ static tw_event *push(rtl_reader *r) {
 }
 
 /* Timer ms -> ns with wrap-around handling; false (reported) on overflow. */
-static bool convert_ms(rtl_reader *r, uint64_t ms, bool ovf, const tw_loc *loc, int64_t *ts) {
+static bool convert_ms(rtl_reader *r, uint64_t ms, bool ovf, const char *digits, size_t ndigits,
+                       const tw_loc *loc, int64_t *ts) {
     uint64_t eff = ms + r->wrap_ms;
     if (!ovf && ms < WRAP_MS && r->have_prev) {
         if (r->prev_ms > eff && r->prev_ms - eff > WRAP_MS / 2) {
@@ -159,7 +160,9 @@ static bool convert_ms(rtl_reader *r, uint64_t ms, bool ovf, const tw_loc *loc, 
     }
     if (ovf || eff < ms || eff > MAX_MS) {
         tw_report(r->ctx.diag, TW_R_TIME_OVERFLOW, loc,
-                  "time stamp does not fit in 64-bit nanoseconds; line skipped");
+                  "time stamp %.*s%s ms%s does not fit in 64-bit nanoseconds; line skipped",
+                  (int)(ndigits > 40 ? 40 : ndigits), digits, ndigits > 40 ? "..." : "",
+                  !ovf && eff >= ms && r->wrap_ms ? " (with the 32-bit timer's wrap-arounds)" : "");
         return false;
     }
     r->have_prev = true;
@@ -287,7 +290,7 @@ static bool parse_record(rtl_reader *r, const tw_line *l, size_t at, bool nested
             return false;
         }
         int64_t ts;
-        if (!convert_ms(r, ms, ovf, &loc, &ts)) return false;
+        if (!convert_ms(r, ms, ovf, s, k, &loc, &ts)) return false;
         r->seen_record = true;
         size_t rest = kc + 1;
         if (rest < n && s[rest] == ' ') rest++;
@@ -425,7 +428,7 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
         int64_t ts;
         tw_loc tloc = tw_text_loc(r->file, l, p);
         tw_event *e;
-        if (convert_ms(r, ms, ovf, &tloc, &ts) && (e = push(r))) {
+        if (convert_ms(r, ms, ovf, s + p, k, &tloc, &ts) && (e = push(r))) {
             e->kind = TW_META;
             e->ts = ts;
             e->name = r->meta_end;
@@ -530,7 +533,7 @@ static int rtl_next(void *state, tw_event *ev) {
             process_line(r, &l);
             continue;
         }
-        int rc = tw_input_getline(r->ctx.in, &l);
+        int rc = tw_read_line(&r->ctx, &l);
         if (rc < 0) return TW_ERR;
         if (rc == 0) {
             flush_split(r);

@@ -72,6 +72,7 @@ typedef struct node {       /* a frame of the flame graph: one distinct stack */
 
 typedef struct rec {        /* a closed invocation of the flame chart */
     int64_t begin, end, gross, net;
+    /* cppcheck-suppress unusedStructMember ; explicit padding: the record is spooled whole */
     uint32_t name, thread, depth, pad;
 } rec;
 
@@ -878,7 +879,7 @@ static int graph_end(svg_writer *w) {
         if (nd->depth > maxdepth) maxdepth = nd->depth;
         size_t nk = 0;
         for (uint32_t c = nd->child; c; c = nodes[c].next) kids[nk++] = &nodes[c];
-        qsort(kids, nk, sizeof *kids, cmp_name);
+        tw_qsort(kids, nk, sizeof *kids, cmp_name);
         int64_t at = nd->x, end = nd->x + nd->w;
         for (size_t k = 0; k < nk; k++) {
             kids[k]->x = at;
@@ -987,7 +988,7 @@ static int chart_end(svg_writer *w) {
         t->top = (int64_t)i;  /* for the sort: order of first sight */
         lanes[nl++] = t;
     }
-    qsort(lanes, nl, sizeof *lanes, cmp_lane);
+    tw_qsort(lanes, nl, sizeof *lanes, cmp_lane);
     int64_t y = TOP;
     for (size_t k = 0; k < nl; k++) {
         tops[k] = lanes[k]->top = y;

@@ -290,6 +290,7 @@ struct t1_reader {
     size_t nav, avcap;
     const area *last_fn, *last_var[2]; /* the latest function, variable and AUX signal */
     tw_u64map contexts;     /* context name id -> tid + 1 */
+    const tw_str *ctx_max;  /* the context of tid 2^64-1, whose tid + 1 would be 0 */
     const tw_str *last_ctx; /* the context of the previous timeline entry */
     uint64_t last_tid;
     uint64_t next_tid;
@@ -588,14 +589,30 @@ static bool need_dec(t1_reader *r, const tw_line *l, const field *f, const char 
     return false;
 }
 
+/* The thread of a context name. */
+static bool ctx_put(t1_reader *r, const tw_str *s, uint64_t tid) {
+    if (tid == UINT64_MAX) {
+        r->ctx_max = s;
+        return true;
+    }
+    if (r->ctx_max == s) r->ctx_max = NULL;
+    return tw_u64map_put(&r->contexts, s->id, (void *)(uintptr_t)(tid + 1));
+}
+
+static bool ctx_get(t1_reader *r, const tw_str *s, uint64_t *tid) {
+    uintptr_t t = s == r->ctx_max ? 0 : (uintptr_t)tw_u64map_get(&r->contexts, s->id);
+    *tid = s == r->ctx_max ? UINT64_MAX : (uint64_t)t - 1;
+    return s == r->ctx_max || t;
+}
+
 static void entry_context(t1_reader *r, const tw_line *l, const field *fv) {
     field name = get(&r->sec, fv, M_NAME), hf = get(&r->sec, fv, M_HANDLE);
     uint64_t h;
     if (!need_handle(r, l, &hf, 16, &h)) return;
     tw_loc loc = tw_text_loc(r->file, l, 0);
     const tw_str *s = intern(r, name.p, name.n, &loc);
-    if (!s || !tw_u64map_put(&r->contexts, s->id, (void *)(uintptr_t)(h + 1))) return;
-    if (h >= r->next_tid) r->next_tid = h + 1;
+    if (!s || !ctx_put(r, s, h)) return;
+    if (h >= r->next_tid && h != UINT64_MAX) r->next_tid = h + 1; /* no wrap to 0 */
     if (r->companion) return; /* a .BIN timeline has cores, not contexts */
     /* "thread N" with handle N is what the writer gives an unnamed thread */
     char dflt[32];
@@ -732,15 +749,14 @@ static bool context_tid(t1_reader *r, const field *cf, int64_t ts, const tw_loc 
     }
     const tw_str *s = intern(r, cf->p, cf->n, loc);
     if (!s) return false;
-    uintptr_t t = (uintptr_t)tw_u64map_get(&r->contexts, s->id);
     r->last_ctx = s;
-    if (t) {
-        *tid = r->last_tid = (uint64_t)t - 1;
+    if (ctx_get(r, s, tid)) {
+        r->last_tid = *tid;
         return true;
     }
     /* a context the CONTEXTS section did not list: the next free id */
     *tid = r->last_tid = r->next_tid++;
-    if (!tw_u64map_put(&r->contexts, s->id, (void *)(uintptr_t)(*tid + 1))) return false;
+    if (!ctx_put(r, s, *tid)) return false;
     name_thread(r, *tid, s, ts, loc);
     return true;
 }
@@ -936,7 +952,7 @@ int t1_next(t1_reader *r, tw_event *ev) {
         if (tw_evq_pop(&r->q, ev)) return TW_OK;
         if (r->eof || !r->ctx.in) return TW_EOF;
         tw_line l;
-        int rc = tw_input_getline(r->ctx.in, &l);
+        int rc = tw_read_line(&r->ctx, &l);
         if (rc < 0) return TW_ERR;
         if (rc == 0) {
             if (!r->companion) t1_finish(r);
@@ -1025,6 +1041,8 @@ typedef struct warea {
 typedef struct wthread {
     uint64_t tid;
     const tw_str *name;
+    const tw_str *var;    /* a state track's variable, whose name it is read back with */
+    const tw_str *alias;  /* the context name written instead of a name another has */
     bool code, state;     /* carries function/line events, state events */
     uint32_t *stack;      /* open function/line handles (derived suspend/resume) */
     size_t depth, cap;
@@ -1037,6 +1055,7 @@ typedef struct wrec {     /* one spooled timeline entry */
     uint32_t handle;
     char code;
     uint8_t has_value;
+    /* cppcheck-suppress unusedStructMember ; explicit padding: the record is spooled whole */
     uint8_t pad[2];
 } wrec;
 
@@ -1190,21 +1209,36 @@ static int spool(t1_writer *w, uint32_t handle, char code, const tw_event *ev, b
     return TW_OK;
 }
 
+/* What an event the writer keeps loses on the way: the process id, a
+ * category other than `back` (the one it is read back with), the message
+ * and value unless they are what the event holds (a thread name's message,
+ * a counter's value), and the attributes but `keep` (a line's `source`). */
+static void kept_event(t1_writer *w, const tw_event *ev, const char *back, bool msg,
+                       bool value, const tw_attr *keep) {
+    tw_loss *l = w->ctx.loss;
+    if (ev->pid && !w->ctx.info->has_pid) tw_loss_add(l, "process id dropped", 1);
+    if (ev->cat && !(back && tw_str_is(ev->cat, back))) tw_loss_add(l, "categories dropped", 1);
+    if (!msg && ev->msg) tw_loss_add(l, "message texts dropped", 1);
+    if (!value && ev->has_value) tw_loss_add(l, "event values dropped", 1);
+    if (ev->nattrs > (keep ? 1u : 0u)) tw_loss_add(l, "event attributes dropped", 1);
+}
+
 static int wmeta(t1_writer *w, const tw_event *ev) {
     if (tw_str_is(ev->name, TW_META_THREAD_NAME)) {
+        kept_event(w, ev, NULL, true, false, NULL);
         wthread *t = wthread_get(w, ev->tid);
         if (!t) return wfail(w);
         t->name = wintern(w, ev->msg ? ev->msg : "", ev->msg ? ev->msg_len : 0);
         return t->name ? TW_OK : wfail(w);
     }
     if (tw_str_is(ev->name, "text1.total_time") && ev->has_value) {
+        kept_event(w, ev, NULL, false, true, NULL);
         w->have_total = true;
         w->total = ev->value;
         return TW_OK;
     }
     /* an export's own statistics are recomputed, never copied */
-    if (tw_str_is(ev->name, "text1.statistics") || tw_str_is(ev->name, TW_META_TRACE_END))
-        return TW_OK;
+    if (tw_str_is(ev->name, "text1.statistics")) return TW_OK;
     tw_loss_drop(w->ctx.loss, ev);
     return TW_OK;
 }
@@ -1228,6 +1262,7 @@ int t1_write_event(void *state, const tw_event *ev) {
         warea *a = warea_get(w, aux ? WC_AUX : WC_VARIABLE, aux ? T1_AUX : T1_VARIABLE,
                              ev->name, 0, &created);
         if (!a) return wfail(w);
+        kept_event(w, ev, aux ? "aux" : "variable", false, true, NULL);
         if (!ev->has_value) tw_loss_add(w->ctx.loss, "counters without a value (written as 0)", 1);
         if (!w->binary && ev->tid != 0)
             tw_loss_add(w->ctx.loss, "thread ids of counters", 1);
@@ -1235,20 +1270,37 @@ int t1_write_event(void *state, const tw_event *ev) {
     }
     warea *a = scope_area(w, ev);
     if (!a) return wfail(w);
+    static const char *const CATS[] = {[T1_FUNCTION] = "function", [T1_LINE] = "line",
+                                       [T1_STATE] = "state", [T1_AUX_STATE] = "aux-state"};
+    const tw_attr *src = ev->kind == TW_BEGIN && a->type == T1_LINE && a->text
+                             ? find_attr(ev, w->k_source) : NULL;
+    if (src && !(src->slen == a->text->len && memcmp(src->s, a->text->s, src->slen) == 0))
+        src = NULL; /* the line's source is the one its first event gave */
+    kept_event(w, ev, a->type < sizeof CATS / sizeof CATS[0] ? CATS[a->type] : NULL, false,
+               false, src);
     bool state_area = a->type == T1_STATE || a->type == T1_AUX_STATE;
     if (!state_area) {
         wthread *t = wthread_get(w, ev->tid);
         if (!t) return wfail(w);
         t->code = true;
-    } else if (ev->tid >> 28 == a->type) {
-        wthread *t = wthread_get(w, ev->tid);
-        if (!t) return wfail(w);
-        t->state = true;
+    } else {
+        /* a state's events are read back on its track, whose tid is its handle */
+        if (ev->tid != a->handle)
+            tw_loss_add(w->ctx.loss, "thread ids of state events (read back on the state's track)",
+                        1);
+        if (ev->tid >> 28 == a->type) {
+            wthread *t = wthread_get(w, ev->tid);
+            if (!t) return wfail(w);
+            t->state = true;
+            if (ev->tid == a->handle) t->var = a->parent->name;
+        }
     }
     static const char CODES[TW_KIND_COUNT] = {[TW_BEGIN] = 'E', [TW_END] = 'X',
                                               [TW_SUSPEND] = 'S', [TW_RESUME] = 'R'};
     char code = CODES[ev->kind];
     if (code == 'S' || code == 'R') w->had_sr = true;
+    if (w->binary && a->unknown && code == 'E') /* a record always has data */
+        tw_loss_add(w->ctx.loss, "states entered without a value (written as state 0)", 1);
     if (tw_stats_event(w->stats, ev) != TW_OK) {
         tw_report(w->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory for statistics");
         return wfail(w);
@@ -1278,7 +1330,8 @@ static void put_text(t1_writer *w, tw_output *o, const tw_str *s) {
 
 /* A context's name: its thread name, or "thread N". */
 static void put_context(t1_writer *w, tw_output *o, const wthread *t) {
-    if (t->name) put_text(w, o, t->name);
+    if (t->alias) tw_out_write(o, t->alias->s, t->alias->len);
+    else if (t->name) put_text(w, o, t->name);
     else tw_out_printf(o, "thread %llu", (unsigned long long)t->tid);
 }
 
@@ -1373,6 +1426,56 @@ static int put_stats(t1_writer *w, tw_output *o, const char *name, const wthread
     return TW_OK;
 }
 
+/*
+ * The reader tells the contexts of a timeline apart by their names, so the
+ * names written are unique: unnamed contexts are "thread N"; a named one
+ * (in tid order) whose name, with line breaks as spaces, another context
+ * already has, or that is empty off thread 0 (an empty CONTEXT is thread
+ * 0), is written as "thread N", or "thread N (2)", ... if that is taken.
+ */
+static int alias_contexts(t1_writer *w, wthread **ctxs, size_t nctx, bool multi) {
+    tw_u64map taken = {0};
+    tw_buf b = {0};
+    int rc = TW_OK;
+    for (int pass = 0; pass < 2 && rc == TW_OK; pass++) {
+        for (size_t i = 0; i < nctx && rc == TW_OK; i++) {
+            wthread *t = ctxs[i];
+            if (!t->name != !pass) continue; /* unnamed ones first */
+            const tw_str *s;
+            char dflt[64];
+            if (!t->name) {
+                snprintf(dflt, sizeof dflt, "thread %llu", (unsigned long long)t->tid);
+                s = wintern(w, dflt, strlen(dflt));
+            } else {
+                tw_buf_clear(&b);
+                if (!tw_buf_append(&b, t->name->s, t->name->len)) goto oom;
+                for (size_t k = 0; k < b.len; k++)
+                    if (b.p[k] == '\n' || b.p[k] == '\r') b.p[k] = ' ';
+                s = wintern(w, b.p, b.len);
+                for (unsigned k = 1; s && ((!s->len && t->tid && multi) ||
+                                           tw_u64map_get(&taken, s->id)); k++) {
+                    if (k == 1) snprintf(dflt, sizeof dflt, "thread %llu", (unsigned long long)t->tid);
+                    else snprintf(dflt, sizeof dflt, "thread %llu (%u)", (unsigned long long)t->tid, k);
+                    s = t->alias = wintern(w, dflt, strlen(dflt));
+                }
+                if (t->alias)
+                    tw_loss_add(w->ctx.loss, "thread names that are empty or another context's (written as thread N)",
+                                1);
+            }
+            if (!s) rc = TW_ERR;
+            else if (!tw_u64map_put(&taken, s->id, (void *)1)) goto oom;
+        }
+    }
+    tw_buf_free(&b);
+    tw_u64map_free(&taken);
+    return rc;
+oom:
+    tw_report(w->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+    tw_buf_free(&b);
+    tw_u64map_free(&taken);
+    return TW_ERR;
+}
+
 /* Everything but the timeline. */
 static int put_sections(t1_writer *w, tw_output *o, wthread **ctxs, size_t nctx, bool multi) {
     tw_out_str(o, "* INFO %TOTAL_TIME%\n");
@@ -1386,7 +1489,7 @@ static int put_sections(t1_writer *w, tw_output *o, wthread **ctxs, size_t nctx,
         tw_out_printf(o, ",0x%llX\n", (unsigned long long)ctxs[i]->tid);
     }
     /* each area followed by its lines or states, all in handle order */
-    qsort(w->av, w->nav, sizeof *w->av, cmp_handle);
+    tw_qsort(w->av, w->nav, sizeof *w->av, cmp_handle);
     bool aux = false;
     for (size_t i = 0; i < w->nav; i++) {
         warea *a = w->av[i], *p = a->parent;
@@ -1504,8 +1607,15 @@ int t1_write_end(void *state) {
     }
     for (size_t i = 0; i < w->ntv; i++)
         if (is_context(w->tv[i])) ctxs[nctx++] = w->tv[i];
-    qsort(ctxs, nctx, sizeof *ctxs, cmp_thread);
+    tw_qsort(ctxs, nctx, sizeof *ctxs, cmp_thread);
     bool multi = nctx > 1 || (nctx == 1 && ctxs[0]->tid != 0);
+    for (size_t i = 0; i < w->ntv; i++) {
+        /* a state track is read back named after its variable */
+        const wthread *t = w->tv[i];
+        if (t->state && t->name && t->name != t->var)
+            tw_loss_add(w->ctx.loss, "thread names of state tracks (read back as their variable's)",
+                        1);
+    }
     for (size_t i = 0; w->binary && i < nctx; i++) {
         /* the companion lists the names, but a .BIN has cores ("core N" is
          * what the reader calls core N anyway) */
@@ -1533,7 +1643,8 @@ int t1_write_end(void *state) {
             rc = TW_ERR;
         }
     } else {
-        rc = put_sections(w, w->ctx.out, ctxs, nctx, multi);
+        rc = alias_contexts(w, ctxs, nctx, multi);
+        if (rc == TW_OK) rc = put_sections(w, w->ctx.out, ctxs, nctx, multi);
         if (rc == TW_OK) rc = put_timeline(w, multi);
     }
     free(ctxs);
@@ -1607,6 +1718,8 @@ int t1_write_begin(const tw_write_ctx *ctx, bool binary, void **state) {
                   "cannot create a temporary file for the timeline: %s", strerror(errno));
         goto fail;
     }
+    if (ctx->info->has_origin) tw_loss_add(ctx->loss, "wall-clock origin dropped", 1);
+    if (ctx->info->has_pid) tw_loss_add(ctx->loss, "process id dropped", 1);
     *state = w;
     return TW_OK;
 oom:

@@ -238,9 +238,9 @@ static int bin_next(void *state, tw_event *ev) {
                     tw_loc loc = rec_loc(r, r->rec);
                     loc.length = (uint32_t)r->avail;  /* what is left of the record */
                     tw_report(r->ctx.diag, TW_R_TRUNCATED_FILE, &loc,
-                              "the last %zu byte%s do not make a whole 24-byte record (the file "
+                              "the last %zu %s not make a whole 24-byte record (the file "
                               "size is not a multiple of 24); ignored",
-                              r->avail, r->avail == 1 ? "" : "s");
+                              r->avail, r->avail == 1 ? "byte does" : "bytes do");
                     tw_input_skip(r->ctx.in, r->avail);
                 }
                 r->eof = true;

@@ -274,6 +274,7 @@ static int by_name(const void *a, const void *b) {
 static bool row_matches(const tw_xcheck *x, const claim *c, const tw_scope_stats *r) {
     if (r->by_thread && r->pid != c->pid) return false;
     if (!c->context) return true;
+    if (!x->nthreads) return false;
     thread_name key = {.pid = r->pid, .tid = r->tid};
     const thread_name *t = bsearch(&key, x->threads, x->nthreads, sizeof *t, by_thread);
     return t && t->len == c->context_len && memcmp(t->name, c->context, t->len) == 0;
@@ -379,8 +380,8 @@ bool tw_xcheck_run(tw_xcheck *x, const tw_stats *s, tw_diag_sink *diag) {
     const tw_scope_stats **v = malloc((n ? n : 1) * sizeof *v);
     if (!v) return false;
     for (size_t i = 0; i < n; i++) v[i] = tw_stats_scope(s, i);
-    qsort(v, n, sizeof *v, by_name);
-    qsort(x->threads, x->nthreads, sizeof *x->threads, by_thread);
+    tw_qsort(v, n, sizeof *v, by_name);
+    tw_qsort(x->threads, x->nthreads, sizeof *x->threads, by_thread);
     for (size_t i = 0; i < x->nclaims; i++) {
         const claim *c = &x->claims[i];
         /* a scope the stream never mentions was skipped by the reader */

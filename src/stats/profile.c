@@ -118,7 +118,7 @@ static const problem **sorted_problems(const tw_profile *p) {
     const problem **v = malloc(p->nproblems * sizeof *v);
     if (!v) return NULL;
     for (size_t i = 0; i < p->nproblems; i++) v[i] = &p->problems[i];
-    qsort(v, p->nproblems, sizeof *v, cmp_problem);
+    tw_qsort(v, p->nproblems, sizeof *v, cmp_problem);
     return v;
 }
 
@@ -214,7 +214,7 @@ int tw_profile_group(tw_profile *p, bool by_thread, tw_diag_sink *diag) {
             }
         }
     }
-    if (p->n > 1) qsort(p->rows, p->n, sizeof *p->rows, by_thread ? cmp_thread : cmp_scope);
+    if (p->n > 1) tw_qsort(p->rows, p->n, sizeof *p->rows, by_thread ? cmp_thread : cmp_scope);
     size_t out = 0;
     for (size_t i = 0; i < p->n; i++) {
         tw_scope_stats *r = &p->rows[i];
@@ -276,7 +276,7 @@ static int cmp_sorted(const void *pa, const void *pb) {
 
 void tw_profile_sort(tw_profile *p, tw_sort by) {
     sort_key = by;
-    if (p->n > 1) qsort(p->rows, p->n, sizeof *p->rows, cmp_sorted);
+    if (p->n > 1) tw_qsort(p->rows, p->n, sizeof *p->rows, cmp_sorted);
 }
 
 void tw_profile_truncate(tw_profile *p, size_t n) {
@@ -331,6 +331,7 @@ static void write_table(const tw_profile *p, tw_output *o) {
     int64_t span = span_of(p);
     char buf[64];
     size_t shown = p->ninputs > 10 ? 10 : p->ninputs;
+    /* cppcheck-suppress knownConditionTrueFalse ; false positive: cppcheck takes ninputs for 0 */
     for (size_t i = 0; i < shown; i++) {
         tw_out_str(o, "input:  ");
         tw_out_oneline(o, p->inputs[i].path, strlen(p->inputs[i].path));

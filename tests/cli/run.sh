@@ -13,6 +13,8 @@
 #   sh tests/cli/run.sh [--update] [--preserve] BUILD_DIR [SUBSTRING...]
 # --update rewrites the expectations from what the binary does now (review
 # the diff before committing); --preserve keeps the scratch directories.
+# TW_WRAP_DIR=DIR puts DIR before BUILD_DIR in PATH, so that its `tracewright`
+# (make valgrind: a wrapper running the binary under valgrind) is the one run.
 set -u
 update=0
 preserve=0
@@ -26,6 +28,10 @@ done
 [ $# -ge 1 ] || { echo "usage: $0 [--update] [--preserve] BUILD_DIR [SUBSTRING...]" >&2; exit 2; }
 bindir=$(cd "$1" && pwd) || exit 2
 shift
+pathdirs=$bindir
+if [ -n "${TW_WRAP_DIR:-}" ]; then
+    pathdirs="$(cd "$TW_WRAP_DIR" && pwd):$bindir" || exit 2
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 pass=0
@@ -67,7 +73,7 @@ for t in "$here"/*/*.sh; do
     selected "$name" "$@" || continue
     dir=$(mktemp -d "${TMPDIR:-/tmp}/tw-cli.XXXXXX")
     mkdir "$dir/work"
-    (cd "$dir/work" && PATH="$bindir:$PATH" BUILD="$bindir" DATA="$top/tests/data" EXAMPLES="$top/examples" \
+    (cd "$dir/work" && PATH="$pathdirs:$PATH" BUILD="$bindir" DATA="$top/tests/data" EXAMPLES="$top/examples" \
         TOP="$top" LC_ALL=C sh "$t" >"$dir/stdout" 2>"$dir/stderr" </dev/null)
     status=$?
     ok=1

@@ -24,11 +24,13 @@
 # every .expected file must come back unchanged through jsonl -> jsonl.
 #
 #   sh tests/data/run.sh [--update] BUILD_DIR [SUBSTRING...]
+# TW_WRAP_DIR=DIR runs DIR/tracewright in place of BUILD_DIR/tracewright
+# (make valgrind: a wrapper running the binary under valgrind).
 set -u
 update=0
 [ "${1:-}" = "--update" ] && { update=1; shift; }
 [ $# -ge 1 ] || { echo "usage: $0 [--update] BUILD_DIR [SUBSTRING...]" >&2; exit 2; }
-bin=$(cd "$1" && pwd)/tracewright
+bin=$(cd "${TW_WRAP_DIR:-$1}" && pwd)/tracewright || exit 2
 sarif_check=$(cd "$1" && pwd)/sarif-check
 shift
 here=$(cd "$(dirname "$0")" && pwd)

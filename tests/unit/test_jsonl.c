@@ -139,7 +139,7 @@ void test_jsonl_reader_errors(void) {
         {"{\"ts\":1,\"kind\":\"begin\",\"pid\":-1,\"tid\":0,\"name\":\"a\"}", "bad-record", 30,
          "\"pid\" must be between 0 and 4294967295; line skipped"},
         {"{\"ts\":9223372036854775808,\"kind\":\"begin\",\"pid\":0,\"tid\":0,\"name\":\"a\"}",
-         "time-overflow", 7, "\"ts\" does not fit in 64-bit nanoseconds; line skipped"},
+         "time-overflow", 7, "\"ts\" 9223372036854775808 does not fit in 64-bit nanoseconds; line skipped"},
         {"{\"ts\":1,\"ts\":2,\"kind\":\"begin\",\"pid\":0,\"tid\":0,\"name\":\"a\"}", "bad-record", 14,
          "duplicate key; line skipped"},
         {"{\"ts\":1,\"kind\":\"begin\",\"pid\":0,\"tid\":0,\"name\":\"a\"} x", "bad-record", 52,

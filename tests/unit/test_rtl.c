@@ -427,7 +427,8 @@ void test_writer_losses(void) {
     free(out);
     CHECK_EQ_U(d.n, 1);
     CHECK_STR(d.msg[0], "the lms format cannot hold everything: process id dropped (1), message "
-                        "texts dropped (1), instant events dropped (1), event values dropped (1)");
+                        "texts dropped (1), instant events dropped (1), event values dropped (1), "
+                        "thread ids dropped (1)");
 }
 
 void test_writer_extremes(void) {
@@ -486,13 +487,14 @@ void test_rtl_writer_ambiguities(void) {
 }
 
 void test_name_limit(void) {
-    /* with a cap on distinct names, the readers report and skip what does not fit */
+    /* with a cap on distinct names, the readers report the first name that
+     * does not fit and stop there (TW_ERR) with the events before it */
     static const struct {
         const char *fmt, *text;
         int events;
     } cases[] = {
-        {"rtl", "000001 1 { a\n000002 1 { b\n000003 1 | c : d\n000004 1 } a\n", 2},
-        {"lms", "2,0,a\n0,0,1\n2,1,b\n0,1,1\n1,1,1\n1,0,1\n", 2},
+        {"rtl", "000001 1 { a\n000002 1 { b\n000003 1 | c : d\n000004 1 } a\n", 1},
+        {"lms", "2,0,a\n0,0,1\n2,1,b\n0,1,1\n1,1,1\n1,0,1\n", 1},
         {"jsonl", "{\"ts\":1,\"kind\":\"begin\",\"pid\":0,\"tid\":0,\"name\":\"a\"}\n"
                   "{\"ts\":2,\"kind\":\"begin\",\"pid\":0,\"tid\":0,\"name\":\"b\"}\n"
                   "{\"ts\":3,\"kind\":\"begin\",\"pid\":0,\"tid\":0,\"name\":\"c\"}\n", 2},
@@ -511,9 +513,10 @@ void test_name_limit(void) {
         tw_event e;
         int n = 0, rc;
         while ((rc = tw_reader_next(r, &e)) == TW_OK) n++;
-        CHECK_EQ_I(rc, TW_EOF);
+        CHECK_EQ_I(rc, TW_ERR);
         CHECK_EQ_I(n, cases[i].events);
         CHECK(tu_diag_find(&d, "limit-exceeded") >= 0);
+        CHECK_EQ_U(d.sink.problems[TW_R_LIMIT], 1);  /* one report, not one per line after */
         tw_reader_close(r);
         tw_input_close(in);
         tw_strtab_free(st);

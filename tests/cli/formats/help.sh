@@ -1,0 +1,2 @@
+# the help of formats names --matrix
+tracewright formats --help

@@ -1,0 +1,2 @@
+# what a conversion from each readable format into each writable one loses
+tracewright formats --matrix

@@ -1,0 +1,20 @@
+# 10^6 distinct scope names: read, counted and reported; memory grows with
+# the names.  --max-names caps them: reading stops with limit-exceeded
+# (exit 2) at the first name beyond the cap.
+awk 'BEGIN { for (i = 0; i < 1000000; i++) { printf "2,%d,scope_%07d\n", i, i;
+                                              printf "0,%d,1\n1,%d,1\n", i, i } }' >names.csv
+tracewright stats --sort name --format csv names.csv >stats.csv
+echo "exit $?"
+awk -F, 'NR > 1 { n++; c += $2 } END { print n " scopes, " c " calls" }' stats.csv
+sed -n '2,3p' stats.csv | cut -d, -f1-4
+tracewright stats --max-names 1000 names.csv >/dev/null
+echo "exit $?"
+tracewright convert -t jsonl --max-names 1000 names.csv >out.jsonl
+echo "exit $?"
+wc -l <out.jsonl   # a conversion that stops writes nothing
+tracewright validate --max-names 1000 names.csv
+echo "exit $?"
+# the same from the other text readers
+awk 'BEGIN { for (i = 0; i < 2000; i++) printf "{\"ts\":%d,\"kind\":\"instant\",\"pid\":1,\"tid\":1,\"name\":\"n%d\"}\n", i, i }' >names.jsonl
+tracewright stats --max-names 1000 names.jsonl >/dev/null
+echo "exit $?"

@@ -1,0 +1,9 @@
+/* libFuzzer target: the coreprofiler reader (see fuzz.h). */
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    tw_optset *opts = tw_fuzz_options("coreprofiler", size);
+    tw_fuzz_read("coreprofiler", opts, data, size, NULL);
+    tw_optset_free(opts);
+    return 0;
+}

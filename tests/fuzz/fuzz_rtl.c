@@ -1,0 +1,9 @@
+/* libFuzzer target: the rtl reader (see fuzz.h). */
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    tw_optset *opts = tw_fuzz_options("rtl", size);
+    tw_fuzz_read("rtl", opts, data, size, NULL);
+    tw_optset_free(opts);
+    return 0;
+}
