@@ -127,6 +127,79 @@ void tw_loss_drop(tw_loss *loss, const tw_event *ev);
 void tw_loss_round(tw_loss *loss, const char *unit);
 
 /* ------------------------------------------------------------------------ */
+/* What a conversion keeps                                                   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Parts of a trace that a reader's events may carry and a writer may hold
+ * (tw_fidelity.produces and .keeps).  A conversion from R to W loses
+ * R.produces & ~W.keeps, and rounds times when R's clock is finer than W's.
+ * A format's own vocabulary (its metadata keys, counters, categories and
+ * attributes that only it understands) is not listed: it survives a
+ * conversion into the same format, and is otherwise covered by the parts
+ * below.  The exact projection of each writer is stated in
+ * docs/formats/FORMAT.md ("What a conversion to FORMAT loses") and checked
+ * by tests/cli/roundtrip/matrix.sh.
+ */
+enum {
+    TW_KEEP_THREADS = 1u << 0,   /* thr: events of several threads */
+    TW_KEEP_PID = 1u << 1,       /* pid: the process id */
+    TW_KEEP_PROCESSES = 1u << 2, /* proc: events of several processes */
+    TW_KEEP_ORIGIN = 1u << 3,    /* org: the wall-clock origin */
+    TW_KEEP_NEGATIVE = 1u << 4,  /* neg: events before time 0 */
+    TW_KEEP_INSTANTS = 1u << 5,  /* ins: instant events */
+    TW_KEEP_SUSPEND = 1u << 6,   /* sr: suspend and resume events */
+    TW_KEEP_COUNTERS = 1u << 7,  /* cnt: counter events */
+    TW_KEEP_NAMES = 1u << 8,     /* nam: thread and process names */
+    TW_KEEP_TRACE_END = 1u << 9, /* end: the end of the trace (trace_end) */
+    TW_KEEP_CATEGORIES = 1u << 10, /* cat: categories */
+    TW_KEEP_MESSAGES = 1u << 11, /* msg: message texts */
+    TW_KEEP_ATTRIBUTES = 1u << 12, /* arg: event attributes */
+    TW_KEEP_NESTING = 1u << 13,  /* nest: scopes that do not nest, as they are */
+    TW_KEEP_OWN = 1u << 14,      /* own: another format's own metadata, counters
+                                    and attributes (jsonl only) */
+    TW_KEEP_IDS = 1u << 15,      /* ids: thread and process ids of any width */
+    TW_KEEP_ALL = (1u << 16) - 1
+};
+
+/*
+ * Parts a writer holds only in part (tw_fidelity.partly), and the readers
+ * whose events have the part it does not hold:
+ *   TW_PARTLY_PROCESS_NAMES: the reader's names (nam) may name processes;
+ *   TW_PARTLY_COUNTER_THREADS: the reader's counters (cnt) may be on
+ *     several threads;
+ *   TW_PARTLY_STATE_THREADS: the reader may give Text1 states (scopes of
+ *     category state) any thread, not only their state's track;
+ *   TW_PARTLY_NO_PROCESS_NAMES: the writer keeps thread names, not process
+ *     names;
+ *   TW_PARTLY_NO_COUNTER_THREADS: the writer keeps threads but writes
+ *     counters without theirs;
+ *   TW_PARTLY_NO_STATE_THREADS: the writer puts a state's events on its
+ *     track.
+ */
+enum {
+    TW_PARTLY_PROCESS_NAMES = 1u << 0,
+    TW_PARTLY_COUNTER_THREADS = 1u << 1,
+    TW_PARTLY_STATE_THREADS = 1u << 2,
+    TW_PARTLY_NO_PROCESS_NAMES = 1u << 3,
+    TW_PARTLY_NO_COUNTER_THREADS = 1u << 4,
+    TW_PARTLY_NO_STATE_THREADS = 1u << 5
+};
+
+/* A format's fidelity (tw_format.fidelity): set by every format that is
+ * both read and written as a trace format; NULL for the viewer formats. */
+typedef struct tw_fidelity {
+    const char *family;      /* formats of one family share their own vocabulary */
+    unsigned produces;       /* TW_KEEP_* parts the reader's events may carry */
+    unsigned keeps;          /* TW_KEEP_* parts the writer holds */
+    int64_t read_clock_ns;   /* finest clock the reader produces (0: cannot read) */
+    int64_t write_clock_ns;  /* what the writer rounds times to (0: cannot write) */
+    int64_t read_origin_ns;  /* finest wall-clock origin read (0: none) */
+    int64_t write_origin_ns; /* what the writer rounds the origin to (0: none) */
+    unsigned partly;         /* TW_PARTLY_* */
+} tw_fidelity;
+
+/* ------------------------------------------------------------------------ */
 /* The descriptor                                                            */
 /* ------------------------------------------------------------------------ */
 
@@ -167,6 +240,11 @@ typedef struct tw_format {
     /* TW_FMT_DIRECTORY writers: how an earlier output of theirs is known
      * (and may be replaced); see tw_outdir_open(). */
     tw_outdir_spec dir_spec;
+
+    /* What the reader produces and the writer keeps, for conversions
+     * between trace formats (tw_conversion_loses); NULL for the viewer
+     * formats. */
+    const tw_fidelity *fidelity;
 } tw_format;
 
 /* ------------------------------------------------------------------------ */
@@ -238,56 +316,12 @@ int tw_writer_event(tw_writer *w, const tw_event *ev);  /* TW_OK / TW_ERR */
 int tw_writer_finish(tw_writer *w);
 void tw_writer_free(tw_writer *w);
 
-
 /* ------------------------------------------------------------------------ */
-/* What a conversion keeps                                                   */
+/* What a conversion loses                                                   */
 /* ------------------------------------------------------------------------ */
 
-/*
- * Parts of a trace that a reader's events may carry and a writer may hold
- * (tw_fidelity.produces and .keeps).  A conversion from R to W loses
- * R.produces & ~W.keeps, and rounds times when R's clock is finer than W's.
- * A format's own vocabulary (its metadata keys, counters, categories and
- * attributes that only it understands) is not listed: it survives a
- * conversion into the same format, and is otherwise covered by the parts
- * below.  The exact projection of each writer is stated in
- * docs/formats/FORMAT.md ("What a conversion to FORMAT loses") and checked
- * by tests/cli/roundtrip/matrix.sh.
- */
-enum {
-    TW_KEEP_THREADS = 1u << 0,   /* thr: events of several threads */
-    TW_KEEP_PID = 1u << 1,       /* pid: the process id */
-    TW_KEEP_PROCESSES = 1u << 2, /* proc: events of several processes */
-    TW_KEEP_ORIGIN = 1u << 3,    /* org: the wall-clock origin */
-    TW_KEEP_NEGATIVE = 1u << 4,  /* neg: events before time 0 */
-    TW_KEEP_INSTANTS = 1u << 5,  /* ins: instant events */
-    TW_KEEP_SUSPEND = 1u << 6,   /* sr: suspend and resume events */
-    TW_KEEP_COUNTERS = 1u << 7,  /* cnt: counter events */
-    TW_KEEP_NAMES = 1u << 8,     /* nam: thread and process names */
-    TW_KEEP_TRACE_END = 1u << 9, /* end: the end of the trace (trace_end) */
-    TW_KEEP_CATEGORIES = 1u << 10, /* cat: categories */
-    TW_KEEP_MESSAGES = 1u << 11, /* msg: message texts */
-    TW_KEEP_ATTRIBUTES = 1u << 12, /* arg: event attributes */
-    TW_KEEP_NESTING = 1u << 13,  /* nest: scopes that do not nest, as they are */
-    TW_KEEP_OWN = 1u << 14,      /* own: another format's own metadata, counters
-                                    and attributes (jsonl only) */
-    TW_KEEP_IDS = 1u << 15,      /* ids: thread and process ids of any width */
-    TW_KEEP_ALL = (1u << 16) - 1
-};
-
-typedef struct tw_fidelity {
-    const char *format;
-    const char *family;      /* formats of one family share their own vocabulary */
-    unsigned produces;       /* TW_KEEP_* parts the reader's events may carry */
-    unsigned keeps;          /* TW_KEEP_* parts the writer holds */
-    int64_t read_clock_ns;   /* finest clock the reader produces (0: cannot read) */
-    int64_t write_clock_ns;  /* what the writer rounds times to (0: cannot write) */
-    int64_t read_origin_ns;  /* finest wall-clock origin read (0: none) */
-    int64_t write_origin_ns; /* what the writer rounds the origin to (0: none) */
-} tw_fidelity;
-
-/* The description of a format, or NULL when it has none (the viewer
- * formats, which only draw scopes). */
+/* f->fidelity, or NULL (no format, or a viewer format, which only draws
+ * scopes). */
 const tw_fidelity *tw_format_fidelity(const tw_format *f);
 /* The short code ("thr") and the phrase ("several threads") of one
  * TW_KEEP_* bit; NULL for anything else. */

@@ -1752,6 +1752,19 @@ static const tw_option cp_options[] = {
      "zone of a 'prf stm' start time written without a UTC offset (+HH:MM, -HH:MM or Z)"},
     {NULL, 0, NULL, NULL, 0, NULL}};
 
+/* What the reader produces and the writer keeps (see tw_fidelity). */
+static const tw_fidelity cp_fidelity = {
+    .family = "coreprofiler",
+    .produces = TW_KEEP_THREADS | TW_KEEP_IDS | TW_KEEP_ORIGIN | TW_KEEP_INSTANTS |
+        TW_KEEP_COUNTERS | TW_KEEP_NAMES | TW_KEEP_ATTRIBUTES | TW_KEEP_OWN,
+    .keeps = TW_KEEP_THREADS | TW_KEEP_IDS | TW_KEEP_ORIGIN,
+    .read_clock_ns = TW_NS_PER_MS,
+    .write_clock_ns = TW_NS_PER_MS,
+    .read_origin_ns = TW_NS_PER_MS,
+    .write_origin_ns = TW_NS_PER_MS,
+    .partly = TW_PARTLY_PROCESS_NAMES | TW_PARTLY_COUNTER_THREADS,
+};
+
 static const tw_format cp_format = {
     .abi = TW_FORMAT_ABI,
     .name = "coreprofiler",
@@ -1768,6 +1781,7 @@ static const tw_format cp_format = {
     .write_event = cp_event,
     .write_end = cp_end,
     .write_free = cp_free,
+    .fidelity = &cp_fidelity,
 };
 
 TW_FORMAT_EXPORT(coreprofiler, cp_format)

@@ -816,6 +816,18 @@ static void jsonl_free(void *state) { free(state); }
 static const char *const jsonl_aliases[] = {"json-lines", "ndjson", NULL};
 static const char *const jsonl_exts[] = {".jsonl", ".ndjson", NULL};
 
+/* What the reader produces and the writer keeps (see tw_fidelity). */
+static const tw_fidelity jsonl_fidelity = {
+    .family = "jsonl",
+    .produces = TW_KEEP_ALL,
+    .keeps = TW_KEEP_ALL,
+    .read_clock_ns = 1,
+    .write_clock_ns = 1,
+    .read_origin_ns = 1,
+    .write_origin_ns = 1,
+    .partly = TW_PARTLY_PROCESS_NAMES | TW_PARTLY_COUNTER_THREADS | TW_PARTLY_STATE_THREADS,
+};
+
 static const tw_format jsonl_format = {
     .abi = TW_FORMAT_ABI,
     .name = "jsonl",
@@ -832,6 +844,7 @@ static const tw_format jsonl_format = {
     .write_event = jsonl_event,
     .write_end = jsonl_end,
     .write_free = jsonl_free,
+    .fidelity = &jsonl_fidelity,
 };
 
 TW_FORMAT_EXPORT(jsonl, jsonl_format)

@@ -365,6 +365,18 @@ static void lms_free(void *state) {
 static const char *const lms_aliases[] = {"lms-csv", "lmscsv", NULL};
 static const char *const lms_exts[] = {".csv", NULL};
 
+/* What the reader produces and the writer keeps (see tw_fidelity). */
+static const tw_fidelity lms_fidelity = {
+    .family = "lms",
+    .produces = TW_KEEP_NESTING | TW_KEEP_NEGATIVE,
+    .keeps = TW_KEEP_NESTING | TW_KEEP_NEGATIVE | TW_KEEP_IDS,
+    .read_clock_ns = TW_NS_PER_US,
+    .write_clock_ns = TW_NS_PER_US,
+    .read_origin_ns = 0,
+    .write_origin_ns = 0,
+    .partly = 0,
+};
+
 static const tw_format lms_format = {
     .abi = TW_FORMAT_ABI,
     .name = "lms",
@@ -382,6 +394,7 @@ static const tw_format lms_format = {
     .write_end = lms_end,
     .write_free = lms_free,
     .jitter_ns = 100 * TW_NS_PER_US, /* see the format's spec and docs/formats/lms.md */
+    .fidelity = &lms_fidelity,
 };
 
 TW_FORMAT_EXPORT(lms, lms_format)

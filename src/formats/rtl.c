@@ -721,6 +721,20 @@ static const tw_option rtl_options[] = {
      "read messages starting with '{' or '}' as logical sub-scopes"},
     {NULL, 0, NULL, NULL, 0, NULL}};
 
+/* What the reader produces and the writer keeps (see tw_fidelity). */
+static const tw_fidelity rtl_fidelity = {
+    .family = "rtl",
+    .produces = TW_KEEP_THREADS | TW_KEEP_NESTING | TW_KEEP_IDS | TW_KEEP_PID | TW_KEEP_ORIGIN |
+        TW_KEEP_INSTANTS | TW_KEEP_TRACE_END | TW_KEEP_CATEGORIES,
+    .keeps = TW_KEEP_THREADS | TW_KEEP_NESTING | TW_KEEP_IDS | TW_KEEP_PID | TW_KEEP_ORIGIN |
+        TW_KEEP_INSTANTS | TW_KEEP_TRACE_END | TW_KEEP_CATEGORIES,
+    .read_clock_ns = TW_NS_PER_MS,
+    .write_clock_ns = TW_NS_PER_MS,
+    .read_origin_ns = TW_NS_PER_US,
+    .write_origin_ns = TW_NS_PER_US,
+    .partly = 0,
+};
+
 static const tw_format rtl_format = {
     .abi = TW_FORMAT_ABI,
     .name = "rtl",
@@ -738,6 +752,7 @@ static const tw_format rtl_format = {
     .write_end = rtl_end,
     .write_free = rtl_free,
     .jitter_ns = 5 * TW_NS_PER_MS, /* see the format's spec and docs/formats/rtl.md */
+    .fidelity = &rtl_fidelity,
 };
 
 TW_FORMAT_EXPORT(rtl, rtl_format)

@@ -1258,6 +1258,21 @@ static const tw_option st_options[] = {
      "buffers within which an INFO run must end before its text is used as it stands"},
     {NULL, 0, NULL, NULL, 0, NULL}};
 
+/* What the reader produces and the writer keeps (see tw_fidelity). */
+static const tw_fidelity st_fidelity = {
+    .family = "stacktrack",
+    .produces = TW_KEEP_THREADS | TW_KEEP_NESTING | TW_KEEP_IDS | TW_KEEP_PID |
+        TW_KEEP_PROCESSES | TW_KEEP_ORIGIN | TW_KEEP_NEGATIVE | TW_KEEP_INSTANTS |
+        TW_KEEP_MESSAGES | TW_KEEP_ATTRIBUTES | TW_KEEP_OWN,
+    .keeps = TW_KEEP_THREADS | TW_KEEP_NESTING | TW_KEEP_PID | TW_KEEP_PROCESSES |
+        TW_KEEP_ORIGIN | TW_KEEP_NEGATIVE | TW_KEEP_INSTANTS | TW_KEEP_MESSAGES,
+    .read_clock_ns = 1,
+    .write_clock_ns = 1,
+    .read_origin_ns = TW_NS_PER_S,
+    .write_origin_ns = TW_NS_PER_S,
+    .partly = 0,
+};
+
 static const tw_format st_format = {
     .abi = TW_FORMAT_ABI,
     .name = "stacktrack",
@@ -1274,6 +1289,7 @@ static const tw_format st_format = {
     .write_event = st_wevent,
     .write_end = st_wend,
     .write_free = st_wfree,
+    .fidelity = &st_fidelity,
 };
 
 TW_FORMAT_EXPORT(stacktrack, st_format)

@@ -1787,6 +1787,22 @@ static const tw_option text1_options[] = {
      "read line areas (handles 1xxxxxxx) as scopes FUNCTION:LINE (text1, text1-bin)"},
     {NULL, 0, NULL, NULL, 0, NULL}};
 
+/* What the reader produces and the writer keeps (see tw_fidelity). */
+static const tw_fidelity text1_fidelity = {
+    .family = "text1",
+    .produces = TW_KEEP_THREADS | TW_KEEP_NESTING | TW_KEEP_IDS | TW_KEEP_NEGATIVE |
+        TW_KEEP_SUSPEND | TW_KEEP_COUNTERS | TW_KEEP_NAMES | TW_KEEP_CATEGORIES |
+        TW_KEEP_ATTRIBUTES | TW_KEEP_OWN,
+    .keeps = TW_KEEP_THREADS | TW_KEEP_NESTING | TW_KEEP_IDS | TW_KEEP_NEGATIVE |
+        TW_KEEP_SUSPEND | TW_KEEP_COUNTERS | TW_KEEP_NAMES,
+    .read_clock_ns = 1,
+    .write_clock_ns = 1,
+    .read_origin_ns = 0,
+    .write_origin_ns = 0,
+    .partly = TW_PARTLY_COUNTER_THREADS | TW_PARTLY_NO_PROCESS_NAMES |
+        TW_PARTLY_NO_COUNTER_THREADS | TW_PARTLY_NO_STATE_THREADS,
+};
+
 static const tw_format text1_format = {
     .abi = TW_FORMAT_ABI,
     .name = "text1",
@@ -1803,6 +1819,7 @@ static const tw_format text1_format = {
     .write_event = t1_write_event,
     .write_end = t1_write_end,
     .write_free = t1_write_free,
+    .fidelity = &text1_fidelity,
 };
 
 TW_FORMAT_EXPORT(text1, text1_format)

@@ -286,6 +286,21 @@ static const tw_option bin_options[] = {
      "the text export that names a .BIN's handles (default: X.BIN -> X.txt, X)"},
     {NULL, 0, NULL, NULL, 0, NULL}};
 
+/* What the reader produces and the writer keeps (see tw_fidelity). */
+static const tw_fidelity bin_fidelity = {
+    .family = "text1",
+    .produces = TW_KEEP_THREADS | TW_KEEP_NESTING | TW_KEEP_IDS | TW_KEEP_NEGATIVE |
+        TW_KEEP_SUSPEND | TW_KEEP_COUNTERS | TW_KEEP_NAMES | TW_KEEP_CATEGORIES |
+        TW_KEEP_ATTRIBUTES | TW_KEEP_OWN,
+    .keeps = TW_KEEP_THREADS | TW_KEEP_NESTING | TW_KEEP_NEGATIVE | TW_KEEP_SUSPEND |
+        TW_KEEP_COUNTERS,
+    .read_clock_ns = 1,
+    .write_clock_ns = 1,
+    .read_origin_ns = 0,
+    .write_origin_ns = 0,
+    .partly = TW_PARTLY_COUNTER_THREADS | TW_PARTLY_NO_STATE_THREADS,
+};
+
 static const tw_format bin_format = {
     .abi = TW_FORMAT_ABI,
     .name = "text1-bin",
@@ -302,6 +317,7 @@ static const tw_format bin_format = {
     .write_event = t1_write_event,
     .write_end = t1_write_end,
     .write_free = t1_write_free,
+    .fidelity = &bin_fidelity,
 };
 
 TW_FORMAT_EXPORT(text1_bin, bin_format)
