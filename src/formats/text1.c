@@ -1012,7 +1012,7 @@ int t1_open(const tw_read_ctx *ctx, bool companion, t1_reader **out) {
         ok = (r->k_t[m] = tw_intern_cstr(ctx->strtab, b)) != NULL;
     }
     if (!ok) {
-        tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        tw_intern_failed(ctx, NULL, "the reader's own names");
         t1_close(r);
         return TW_ERR;
     }

@@ -231,6 +231,7 @@ static int bin_next(void *state, tw_event *ev) {
         int rc = t1_next(r->names, ev);
         if (rc != TW_EOF) return rc;
         if (r->eof) return TW_EOF;
+        if (tw_read_stopped(&r->ctx)) return TW_ERR;
         if (r->avail < REC) {
             if (tw_input_peek(r->ctx.in, CHUNK, &r->p, &r->avail) != 0) return TW_ERR;
             if (r->avail < REC) {

@@ -18,3 +18,11 @@ echo "exit $?"
 awk 'BEGIN { for (i = 0; i < 2000; i++) printf "{\"ts\":%d,\"kind\":\"instant\",\"pid\":1,\"tid\":1,\"name\":\"n%d\"}\n", i, i }' >names.jsonl
 tracewright stats --max-names 1000 names.jsonl >/dev/null
 echo "exit $?"
+# a binary reader stops the same way, at the record whose name does not
+# fit; a reader whose own names do not fit says so
+cp "$EXAMPLES/file-sink_20251121_083000_060C_1.tlg" sink.tlg
+tracewright stats --max-names 3 sink.tlg >/dev/null
+echo "exit $?"
+cp "$EXAMPLES/motor-control.txt" motor.txt
+tracewright stats --max-names 3 motor.txt >/dev/null
+echo "exit $?"
