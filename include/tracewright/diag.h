@@ -12,6 +12,8 @@
 #include <stdarg.h>
 #include <stdint.h>
 
+#include <stdbool.h>
+
 #include "event.h"
 
 #ifdef __cplusplus
@@ -140,6 +142,10 @@ void tw_report_sev(tw_diag_sink *sink, tw_severity sev, tw_rule rule,
     ;
 void tw_vreport(tw_diag_sink *sink, tw_severity sev, tw_rule rule,
                 const tw_loc *loc, const char *fmt, va_list ap);
+/* Whether a limit was reached or memory ran out (limit-exceeded or
+ * out-of-memory was reported to the sink): reading then stops, since what
+ * follows cannot be read faithfully. */
+bool tw_diag_stopped(const tw_diag_sink *sink);
 
 #ifdef __cplusplus
 }

@@ -178,6 +178,10 @@ void tw_vreport(tw_diag_sink *sink, tw_severity sev, tw_rule rule,
     sink->fn(sink->user, &d);
 }
 
+bool tw_diag_stopped(const tw_diag_sink *sink) {
+    return sink && (sink->problems[TW_R_LIMIT] || sink->problems[TW_R_OUT_OF_MEMORY]);
+}
+
 void tw_report(tw_diag_sink *sink, tw_rule rule, const tw_loc *loc,
                const char *fmt, ...) {
     const tw_rule_info *ri = tw_rule_get(rule);

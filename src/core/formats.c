@@ -281,17 +281,10 @@ int tw_reader_open(const tw_format *fmt, tw_input *in, tw_strtab *strtab,
     return TW_OK;
 }
 
-static uint64_t fatal_count(const tw_diag_sink *d) {
-    return d ? d->problems[TW_R_LIMIT] + d->problems[TW_R_OUT_OF_MEMORY] : 0;
-}
-
 int tw_reader_next(tw_reader *r, tw_event *ev) {
-    uint64_t before = fatal_count(r->ctx.diag);
     int rc = r->fmt->read_next(r->state, ev);
-    /* A limit reached or memory run out: what follows cannot be read
-     * faithfully, so reading stops here (the reader reported why). */
-    if (rc != TW_ERR && fatal_count(r->ctx.diag) != before) return TW_ERR;
-    return rc;
+    /* a limit reached or memory run out: reading stops (reported) */
+    return rc != TW_ERR && tw_diag_stopped(r->ctx.diag) ? TW_ERR : rc;
 }
 const tw_trace_info *tw_reader_info(const tw_reader *r) { return &r->info; }
 

@@ -72,18 +72,11 @@ static inline void tw_intern_failed(const tw_read_ctx *ctx, const tw_loc *loc, c
         tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, loc, "cannot store %s: out of memory", what);
 }
 
-/* Whether a limit was reached or memory ran out in this run (reported):
- * a reader's loop over lines or records then stops (TW_ERR) instead of
- * failing again on every line after. */
-static inline bool tw_read_stopped(const tw_read_ctx *ctx) {
-    const tw_diag_sink *d = ctx->diag;
-    return d && (d->problems[TW_R_LIMIT] || d->problems[TW_R_OUT_OF_MEMORY]);
-}
-
 /* The next line of a text reader's input, as tw_input_getline(), but -1
- * once tw_read_stopped(). */
+ * once tw_diag_stopped(): a reader's loop then ends instead of failing
+ * again on every line after a limit. */
 static inline int tw_read_line(const tw_read_ctx *ctx, tw_line *line) {
-    return tw_read_stopped(ctx) ? -1 : tw_input_getline(ctx->in, line);
+    return tw_diag_stopped(ctx->diag) ? -1 : tw_input_getline(ctx->in, line);
 }
 
 /* Intern a name a reader found; when that fails (out of memory, or the

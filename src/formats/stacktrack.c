@@ -787,7 +787,7 @@ static int st_next(void *state, tw_event *ev) {
     for (;;) {
         if (pop(r, ev)) return TW_OK;
         if (r->eof) return TW_EOF;
-        if (tw_read_stopped(&r->ctx)) return TW_ERR;
+        if (tw_diag_stopped(r->ctx.diag)) return TW_ERR;
         if (r->avail < r->g.entry) {
             if (tw_input_peek(r->ctx.in, (size_t)r->g.entry * 4096, &r->p, &r->avail) != 0)
                 return TW_ERR;

@@ -1790,9 +1790,7 @@ static const tw_option text1_options[] = {
 /* What the reader produces and the writer keeps (see tw_fidelity). */
 static const tw_fidelity text1_fidelity = {
     .family = "text1",
-    .produces = TW_KEEP_THREADS | TW_KEEP_NESTING | TW_KEEP_IDS | TW_KEEP_NEGATIVE |
-        TW_KEEP_SUSPEND | TW_KEEP_COUNTERS | TW_KEEP_NAMES | TW_KEEP_CATEGORIES |
-        TW_KEEP_ATTRIBUTES | TW_KEEP_OWN,
+    .produces = T1_PRODUCES,
     .keeps = TW_KEEP_THREADS | TW_KEEP_NESTING | TW_KEEP_IDS | TW_KEEP_NEGATIVE |
         TW_KEEP_SUSPEND | TW_KEEP_COUNTERS | TW_KEEP_NAMES,
     .read_clock_ns = 1,

@@ -56,6 +56,11 @@ int t1_write_end(void *state);
 void t1_write_free(void *state);
 
 /* The options both formats read. */
+/* What the Text1 reader produces, from a text export or a .BIN (tw_fidelity) */
+#define T1_PRODUCES                                                                        \
+    (TW_KEEP_THREADS | TW_KEEP_NESTING | TW_KEEP_IDS | TW_KEEP_NEGATIVE | TW_KEEP_SUSPEND | \
+     TW_KEEP_COUNTERS | TW_KEEP_NAMES | TW_KEEP_CATEGORIES | TW_KEEP_ATTRIBUTES | TW_KEEP_OWN)
+
 #define T1_OPT_LINES "text1-lines"
 #define T1_OPT_BIN_VERSION "text1-bin-version"
 #define T1_OPT_BIN_WRITE "text1-bin-write-version"

@@ -231,7 +231,7 @@ static int bin_next(void *state, tw_event *ev) {
         int rc = t1_next(r->names, ev);
         if (rc != TW_EOF) return rc;
         if (r->eof) return TW_EOF;
-        if (tw_read_stopped(&r->ctx)) return TW_ERR;
+        if (tw_diag_stopped(r->ctx.diag)) return TW_ERR;
         if (r->avail < REC) {
             if (tw_input_peek(r->ctx.in, CHUNK, &r->p, &r->avail) != 0) return TW_ERR;
             if (r->avail < REC) {
@@ -290,9 +290,7 @@ static const tw_option bin_options[] = {
 /* What the reader produces and the writer keeps (see tw_fidelity). */
 static const tw_fidelity bin_fidelity = {
     .family = "text1",
-    .produces = TW_KEEP_THREADS | TW_KEEP_NESTING | TW_KEEP_IDS | TW_KEEP_NEGATIVE |
-        TW_KEEP_SUSPEND | TW_KEEP_COUNTERS | TW_KEEP_NAMES | TW_KEEP_CATEGORIES |
-        TW_KEEP_ATTRIBUTES | TW_KEEP_OWN,
+    .produces = T1_PRODUCES,
     .keeps = TW_KEEP_THREADS | TW_KEEP_NESTING | TW_KEEP_NEGATIVE | TW_KEEP_SUSPEND |
         TW_KEEP_COUNTERS,
     .read_clock_ns = 1,
