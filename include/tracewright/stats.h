@@ -62,6 +62,9 @@ typedef struct tw_frame {
     int64_t child_gross;
     uint32_t thread;   /* dense index of its thread */
     bool late;         /* its begin was reported as time-goes-backwards */
+    /* A word per (thread, name), 0 until a hook sets it, for the hooks' own
+     * use (a row index, say); valid during the hook's call only. */
+    uint32_t *tag;
 } tw_frame;
 
 /* The times of one closed invocation. */

@@ -29,7 +29,7 @@ bool tw_buf_append(tw_buf *b, const void *p, size_t n) {
     return true;
 }
 
-bool tw_grow(void *arrayp, size_t *cap, size_t need, size_t elem, size_t first) {
+bool tw_grow_slow(void *arrayp, size_t *cap, size_t need, size_t elem, size_t first) {
     if (need <= *cap) return true;
     size_t nc = *cap ? *cap : first;
     while (nc < need) {
@@ -154,12 +154,17 @@ static bool tid_rehash(tw_tidmap *m, size_t nslots) {
     return true;
 }
 
-int64_t tw_tidmap_index(tw_tidmap *m, uint32_t pid, uint64_t tid, bool *created) {
+/* tw_tidmap_index (util.h) when the thread is not in the cache. */
+int64_t tw_tidmap_index_slow(tw_tidmap *m, uint32_t pid, uint64_t tid, bool *created) {
     if (created) *created = false;
+    uint32_t *cached = &m->cache[(tid ^ pid) & 15];
     if (m->nslots) {
         for (size_t k = tid_slot(pid, tid, m->nslots); m->slots[k]; k = (k + 1) & (m->nslots - 1)) {
             size_t i = m->slots[k] - 1;
-            if (m->pids[i] == pid && m->tids[i] == tid) return (int64_t)i;
+            if (m->pids[i] == pid && m->tids[i] == tid) {
+                *cached = (uint32_t)i + 1;
+                return (int64_t)i;
+            }
         }
     }
     if (m->n >= UINT32_MAX - 1) return -1;
@@ -173,6 +178,7 @@ int64_t tw_tidmap_index(tw_tidmap *m, uint32_t pid, uint64_t tid, bool *created)
     size_t k = tid_slot(pid, tid, m->nslots);
     while (m->slots[k]) k = (k + 1) & (m->nslots - 1);
     m->slots[k] = (uint32_t)++m->n;
+    *cached = (uint32_t)m->n;
     if (created) *created = true;
     return (int64_t)(m->n - 1);
 }

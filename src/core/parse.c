@@ -1,7 +1,8 @@
 /* Locale-free decimal number parsing with overflow detection. */
 #include "util.h"
 
-size_t tw_scan_u64(const char *s, size_t n, uint64_t *out, bool *overflow) {
+/* The general case of tw_scan_u64 (util.h): any number of digits. */
+size_t tw_scan_u64_long(const char *s, size_t n, uint64_t *out, bool *overflow) {
     uint64_t v = 0;
     bool ovf = false;
     size_t i = 0;

@@ -49,8 +49,19 @@ uint64_t tw_hash(const void *bytes, size_t len) {
         len -= 8;
     }
     if (len) {
+        /* the last 1-7 bytes, little-endian and zero-padded, as memcpy into
+         * a zeroed word would give on a little-endian machine (no call) */
         uint64_t v = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (p - (const unsigned char *)bytes >= 8) {
+            memcpy(&v, p + len - 8, 8);
+            v >>= 8 * (8 - len);
+        } else {
+            for (size_t i = 0; i < len; i++) v |= (uint64_t)p[i] << (8 * i);
+        }
+#else
         memcpy(&v, p, len);
+#endif
         h = rotl64(h ^ (v * 0xbf58476d1ce4e5b9ULL), 29) * 0x94d049bb133111ebULL;
     }
     return mix64(h);

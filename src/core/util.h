@@ -73,8 +73,28 @@ static inline bool tw_to_ns(int64_t v, int64_t unit, int64_t *ns) {
 /* ---- number parsing (parse.c) ------------------------------------------ */
 
 /* Scan leading decimal digits of s[0..n): returns how many were consumed
- * (0 if none).  *overflow is set when the value does not fit. */
-size_t tw_scan_u64(const char *s, size_t n, uint64_t *out, bool *overflow);
+ * (0 if none).  *overflow (may be NULL) is set when the value does not fit.
+ * Inline: up to 19 digits cannot overflow and need no check. */
+size_t tw_scan_u64_long(const char *s, size_t n, uint64_t *out, bool *overflow);
+static inline size_t tw_scan_u64(const char *s, size_t n, uint64_t *out, bool *overflow) {
+    uint64_t v = 0;
+    size_t i = 0, lim = n < 19 ? n : 19;
+    for (; i < lim; i++) {
+        unsigned d = (unsigned)(unsigned char)s[i] - '0';
+        if (d > 9) {
+            *out = v;
+            if (overflow) *overflow = false;
+            return i;
+        }
+        v = v * 10 + d;
+    }
+    if (i == n) {
+        *out = v;
+        if (overflow) *overflow = false;
+        return i;
+    }
+    return tw_scan_u64_long(s, n, out, overflow);
+}
 /* The whole of s[0..n) as an unsigned / signed decimal (optional '-' for
  * signed); false if empty, not all digits, or out of range. */
 bool tw_parse_u64(const char *s, size_t n, uint64_t *out);
@@ -95,7 +115,10 @@ bool tw_buf_append(tw_buf *b, const void *p, size_t n);
  * bytes, doubling *cap (from `first`).  False when out of memory; the array
  * is then unchanged.
  */
-bool tw_grow(void *arrayp, size_t *cap, size_t need, size_t elem, size_t first);
+bool tw_grow_slow(void *arrayp, size_t *cap, size_t need, size_t elem, size_t first);
+static inline bool tw_grow(void *arrayp, size_t *cap, size_t need, size_t elem, size_t first) {
+    return need <= *cap || tw_grow_slow(arrayp, cap, need, elem, first);
+}
 static inline void tw_buf_clear(tw_buf *b) { b->len = 0; }
 void tw_buf_free(tw_buf *b);
 
@@ -129,10 +152,19 @@ typedef struct tw_tidmap {
     size_t n, cap;     /* threads, in order of first sight */
     uint32_t *slots;   /* index + 1, open addressing */
     size_t nslots;
+    uint32_t cache[16]; /* index + 1 of a thread found lately, by tid ^ pid */
 } tw_tidmap;
+int64_t tw_tidmap_index_slow(tw_tidmap *m, uint32_t pid, uint64_t tid, bool *created);
 /* The index of thread (pid, tid), added when new (*created, may be NULL,
  * tells which); -1 when out of memory.  Indexes are dense: 0, 1, 2, ... */
-int64_t tw_tidmap_index(tw_tidmap *m, uint32_t pid, uint64_t tid, bool *created);
+static inline int64_t tw_tidmap_index(tw_tidmap *m, uint32_t pid, uint64_t tid, bool *created) {
+    uint32_t c = m->cache[(tid ^ pid) & 15];
+    if (c && m->tids[c - 1] == tid && m->pids[c - 1] == pid) {
+        if (created) *created = false;
+        return (int64_t)c - 1;
+    }
+    return tw_tidmap_index_slow(m, pid, tid, created);
+}
 void tw_tidmap_free(tw_tidmap *m);
 /* ---- UTF-8 (utf8.c) ---------------------------------------------------- */
 

@@ -449,7 +449,9 @@ static void process_line(rtl_reader *r, const tw_line *l) {
     if (l->len == 0) return;
     r->closed = false;  /* unless this is the trailer */
     r->last_line = l->no;
-    if (header_line(r, l, false)) return;
+    /* records start with their time; header lines with a letter */
+    bool digit = (unsigned)(unsigned char)l->s[0] - '0' <= 9;
+    if (!digit && header_line(r, l, false)) return;
     parse_record(r, l, 0, false);
 }
 

@@ -15,11 +15,28 @@
 #include "core/util.h"
 #include "tracewright/stats.h"
 
+/* What is kept per (thread, name): how many frames of that name are open on
+ * the thread (so that ends and suspends of names not open cost no stack
+ * walk), and the hooks' tag. */
+typedef struct name_state {
+    uint32_t open;
+    uint32_t tag;
+} name_state;
+
+/* Names with small ids have their state in an array per thread, indexed by
+ * the id; others (and all of a thread once the arrays' budget is spent) in
+ * a map.  Memory grows with distinct names per thread either way. */
+#define DIRECT_MAX_IDS ((uint32_t)1 << 16)      /* per thread */
+#define DIRECT_BUDGET ((size_t)4 << 20)          /* bytes, all threads */
+
 typedef struct thread {
     uint32_t pid;
     uint64_t tid;
     tw_frame *stack;
     size_t depth, cap;
+    name_state *direct;   /* by name id, [0, ndirect) */
+    uint32_t ndirect;
+    bool mapped;          /* some of its names are in the map: no more growth */
     bool have_ts;
     int64_t last_ts;      /* the latest time seen on the thread */
     int64_t high;         /* the latest time since the last backwards report */
@@ -36,9 +53,12 @@ struct tw_pairing {
     thread *threads;
     size_t nthreads, cap;
     tw_tidmap map;        /* (pid, tid) -> index in threads */
-    /* (thread index << 32 | name id) -> number of open frames of that name,
-     * so that ends and suspends of names not open cost no stack walk */
-    tw_u64map open;
+    size_t direct_bytes;  /* of all threads' direct arrays */
+    /* (thread index << 32 | name id) -> index + 1 in `extra`, for the names
+     * not in their thread's direct array */
+    tw_u64map extra_index;
+    name_state *extra;
+    size_t nextra, extra_cap;
 };
 
 tw_pairing *tw_pairing_new(const tw_pairing_hooks *hooks, tw_diag_sink *diag) {
@@ -59,10 +79,14 @@ static bool worth_reporting(const tw_pairing *p, int64_t back) {
 
 void tw_pairing_free(tw_pairing *p) {
     if (!p) return;
-    for (size_t i = 0; i < p->nthreads; i++) free(p->threads[i].stack);
+    for (size_t i = 0; i < p->nthreads; i++) {
+        free(p->threads[i].stack);
+        free(p->threads[i].direct);
+    }
     free(p->threads);
     tw_tidmap_free(&p->map);
-    tw_u64map_free(&p->open);
+    tw_u64map_free(&p->extra_index);
+    free(p->extra);
     free(p);
 }
 
@@ -104,18 +128,45 @@ static const char *where(const tw_loc *loc, char *buf, size_t n) {
 
 #define NAME_ARGS(str_) (int)((str_)->len > 200 ? 200 : (str_)->len), (str_)->s
 
-static inline uint64_t open_key(const tw_pairing *p, const thread *t, const tw_str *name) {
-    return (uint64_t)(t - p->threads) << 32 | name->id;
+/* The state of `name` on thread t outside the direct array: NULL when it
+ * has none and `create` is false, or when out of memory. */
+static name_state *state_slow(tw_pairing *p, thread *t, uint32_t id, bool create) {
+    if (!t->mapped && id < DIRECT_MAX_IDS) {
+        if (!create) return NULL;  /* never created: nothing open, no tag */
+        size_t n = t->ndirect ? t->ndirect : 64;
+        while (n <= id) n *= 2;
+        size_t more = (n - t->ndirect) * sizeof *t->direct;
+        if (p->direct_bytes + more <= DIRECT_BUDGET) {
+            name_state *d = realloc(t->direct, n * sizeof *d);
+            if (!d) return NULL;
+            memset(d + t->ndirect, 0, more);
+            t->direct = d;
+            t->ndirect = (uint32_t)n;
+            p->direct_bytes += more;
+            return &d[id];
+        }
+    }
+    uint64_t key = (uint64_t)(t - p->threads) << 32 | id;
+    uintptr_t i = (uintptr_t)tw_u64map_get(&p->extra_index, key);
+    if (i) return &p->extra[i - 1];
+    if (!create || !tw_grow(&p->extra, &p->extra_cap, p->nextra + 1, sizeof *p->extra, 64) ||
+        !tw_u64map_put(&p->extra_index, key, (void *)(uintptr_t)(p->nextra + 1)))
+        return NULL;
+    t->mapped = true;  /* growing the array now would split this name's state */
+    name_state *ns = &p->extra[p->nextra++];
+    memset(ns, 0, sizeof *ns);
+    return ns;
+}
+
+static inline name_state *state_of(tw_pairing *p, thread *t, const tw_str *name, bool create) {
+    if (name->id < t->ndirect) return &t->direct[name->id];
+    return state_slow(p, t, name->id, create);
 }
 
 /* How many frames named `name` are open on thread t. */
-static inline uintptr_t open_count(const tw_pairing *p, const thread *t, const tw_str *name) {
-    return (uintptr_t)tw_u64map_get(&p->open, open_key(p, t, name));
-}
-
-static bool count_open(tw_pairing *p, const thread *t, const tw_str *name, int delta) {
-    return tw_u64map_put(&p->open, open_key(p, t, name),
-                         (void *)(open_count(p, t, name) + (uintptr_t)(intptr_t)delta));
+static inline uint32_t open_count(tw_pairing *p, thread *t, const tw_str *name) {
+    const name_state *ns = state_of(p, t, name, false);
+    return ns ? ns->open : 0;
 }
 
 /* Close the top frame of thread t at `end`. */
@@ -144,17 +195,21 @@ static void close_top(tw_pairing *p, thread *t, int64_t end, tw_close_how how,
         int64_t *cg = &t->stack[t->depth - 2].child_gross;
         if (!tw_add_i64(*cg, tm.gross, cg)) *cg = INT64_MAX;
     }
+    name_state *ns = state_of(p, t, f->name, false); /* exists: the frame is open */
+    ns->open--;
+    f->tag = &ns->tag;
     if (p->hooks.close) p->hooks.close(p->hooks.user, f, end, how, &tm);
-    count_open(p, t, f->name, -1); /* cannot fail: the entry exists */
     t->depth--;
 }
 
 static int begin(tw_pairing *p, thread *t, const tw_event *ev) {
+    name_state *ns;
     if (!tw_grow(&t->stack, &t->cap, t->depth + 1, sizeof *t->stack, 4) ||
-        !count_open(p, t, ev->name, +1)) {
+        !(ns = state_of(p, t, ev->name, true))) {
         tw_report(p->diag, TW_R_OUT_OF_MEMORY, &ev->loc, "out of memory for open scopes");
         return TW_ERR;
     }
+    ns->open++;
     tw_frame *f = &t->stack[t->depth];
     memset(f, 0, sizeof *f);
     f->name = ev->name;
@@ -167,6 +222,7 @@ static int begin(tw_pairing *p, thread *t, const tw_event *ev) {
     f->preempt0 = t->preempt;
     f->thread = (uint32_t)(t - p->threads);
     f->late = p->late;
+    f->tag = &ns->tag;
     t->depth++;
     if (p->hooks.open) p->hooks.open(p->hooks.user, f);
     return TW_OK;
@@ -175,7 +231,8 @@ static int begin(tw_pairing *p, thread *t, const tw_event *ev) {
 /* Index + 1 of the innermost open frame named `name`, 0 if none.  The walk
  * only happens when there is a match, and the frames it passes are closed
  * by the caller, so it costs no more than the pushes did. */
-static size_t find(const tw_pairing *p, const thread *t, const tw_str *name) {
+static size_t find(tw_pairing *p, thread *t, const tw_str *name) {
+    if (t->depth && t->stack[t->depth - 1].name == name) return t->depth;
     if (!open_count(p, t, name)) return 0;
     for (size_t i = t->depth; i > 0; i--)
         if (t->stack[i - 1].name == name) return i;

@@ -21,7 +21,6 @@ struct tw_stats {
     tw_scope_stats *rows;
     row_state *state;
     size_t nrows, cap;
-    tw_u64map index;  /* (thread << 32 | name id) -> row + 1 */
     uint64_t events;
     bool have_bounds;
     int64_t first, last;
@@ -59,11 +58,11 @@ int64_t tw_stat_avg(const tw_stat *s) {
     return tw_round_div(s->sum, (int64_t)s->n, NULL);
 }
 
-/* The row of a frame's (thread, name), created on its first entry. */
+/* The row of a frame's (thread, name), created on its first entry; its
+ * index + 1 is the pairing engine's tag of (thread, name). */
 static size_t row_of(tw_stats *s, const tw_frame *f) {
-    uint64_t key = (uint64_t)f->thread << 32 | f->name->id;
-    uintptr_t r = (uintptr_t)tw_u64map_get(&s->index, key);
-    if (r) return r - 1;
+    if (*f->tag) return *f->tag - 1;
+    if (s->nrows >= UINT32_MAX - 1) return (size_t)-1;
     if (s->nrows == s->cap) {
         size_t nc = s->cap ? s->cap * 2 : 64;
         tw_scope_stats *nr = realloc(s->rows, nc * sizeof *nr);
@@ -73,7 +72,7 @@ static size_t row_of(tw_stats *s, const tw_frame *f) {
         s->state = ns;
         s->cap = nc;
     }
-    if (!tw_u64map_put(&s->index, key, (void *)(uintptr_t)(s->nrows + 1))) return (size_t)-1;
+    *f->tag = (uint32_t)s->nrows + 1;
     tw_scope_stats *row = &s->rows[s->nrows];
     memset(row, 0, sizeof *row);
     row->name = f->name->s;
@@ -122,7 +121,7 @@ static void on_open(void *user, const tw_frame *f) {
 static void on_close(void *user, const tw_frame *f, int64_t end, tw_close_how how,
                      const tw_scope_times *t) {
     tw_stats *s = user;
-    uintptr_t r = (uintptr_t)tw_u64map_get(&s->index, (uint64_t)f->thread << 32 | f->name->id);
+    uint32_t r = *f->tag;
     if (!r) return;  /* its entry could not be recorded (out of memory) */
     tw_scope_stats *row = &s->rows[r - 1];
     row_state *st = &s->state[r - 1];
@@ -160,7 +159,6 @@ void tw_stats_free(tw_stats *s) {
     if (!s) return;
     tw_xcheck_free(s->xcheck);
     tw_pairing_free(s->pairing);
-    tw_u64map_free(&s->index);
     free(s->rows);
     free(s->state);
     free(s);
