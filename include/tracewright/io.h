@@ -181,7 +181,9 @@ static inline void tw_out_putc(tw_output *out, char c) {
     if (out->len < out->cap) out->buf[out->len++] = (unsigned char)c;
     else tw_out_write_slow(out, &c, 1);
 }
-void tw_out_str(tw_output *out, const char *s);
+static inline void tw_out_str(tw_output *out, const char *s) {
+    tw_out_write(out, s, strlen(s));  /* inline: a literal's length is known */
+}
 void tw_out_u64(tw_output *out, uint64_t v);
 void tw_out_i64(tw_output *out, int64_t v);
 /* Decimal, zero-padded to at least `width` digits. */

@@ -20,8 +20,8 @@
 enum mode { MODE_MEM, MODE_MAP, MODE_STREAM };
 
 #define STREAM_BLOCK ((size_t)1 << 20)   /* bytes asked of read(2) at once */
-#define RELEASE_STEP ((size_t)4 << 20)   /* release mapped pages in steps */
-#define RELEASE_KEEP ((size_t)1 << 20)   /* keep this much behind the cursor */
+#define RELEASE_STEP ((size_t)1 << 20)   /* release mapped pages in steps */
+#define RELEASE_KEEP ((size_t)256 << 10) /* keep this much behind the cursor */
 
 struct tw_input {
     enum mode mode;

@@ -199,14 +199,25 @@ void tw_output_abort(tw_output *o) {
     free_output(o);
 }
 
-void tw_out_str(tw_output *o, const char *s) { tw_out_write(o, s, strlen(s)); }
-
+/* Decimal digits of v ending at `end`, two at a time; returns how many. */
 static size_t fmt_u64(uint64_t v, char *end) {
+    static const char pairs[201] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
     char *p = end;
-    do {
-        *--p = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
+    while (v >= 100) {
+        unsigned d = (unsigned)(v % 100);
+        v /= 100;
+        p -= 2;
+        memcpy(p, pairs + 2 * d, 2);
+    }
+    if (v >= 10) {
+        p -= 2;
+        memcpy(p, pairs + 2 * v, 2);
+    } else {
+        *--p = (char)('0' + v);
+    }
     return (size_t)(end - p);
 }
 
@@ -268,6 +279,19 @@ bool tw_out_json_str(tw_output *o, const char *str, size_t len) {
     size_t run = 0;  /* start of the pending run of plain bytes */
     tw_out_putc(o, '"');
     for (size_t i = 0; i < len;) {
+        /* eight plain ASCII bytes at a time: none below 0x20, none of
+         * '"', '\\' or 0x7f, no high bit */
+        while (len - i >= 8) {
+            uint64_t v;
+            memcpy(&v, s + i, 8);
+            const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+            uint64_t special = ((v - ones * 0x20) | ((v ^ (ones * '"')) - ones) |
+                                ((v ^ (ones * '\\')) - ones) | ((v ^ (ones * 0x7f)) - ones) | v) &
+                               high;
+            if (special) break;
+            i += 8;
+        }
+        if (i >= len) break;
         unsigned c = s[i];
         if (c < 0x80) {
             if (!json_needs_escape(c)) {

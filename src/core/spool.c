@@ -24,6 +24,7 @@ typedef struct channel {
     tw_buf tail;        /* the latest bytes, not yet in the file */
     chunk *chunks;      /* where the earlier ones are, in order */
     size_t nchunks, cap;
+    size_t size;        /* bytes in all */
 } channel;
 
 struct tw_spool {
@@ -67,15 +68,13 @@ bool tw_spool_write(tw_spool *s, size_t channel_no, const void *p, size_t n) {
     }
     channel *c = &s->ch[channel_no];
     if (!tw_buf_append(&c->tail, p, n)) return fail(s, ENOMEM);
+    c->size += n;
     return c->tail.len < s->chunk_size || spill(s, c);
 }
 
 size_t tw_spool_size(const tw_spool *s, size_t channel_no) {
     if (channel_no >= s->nch) return 0;
-    const channel *c = &s->ch[channel_no];
-    size_t n = c->tail.len;
-    for (size_t i = 0; i < c->nchunks; i++) n += c->chunks[i].len;
-    return n;
+    return s->ch[channel_no].size;
 }
 
 bool tw_spool_copy(tw_spool *s, size_t channel_no, tw_output *out) {
