@@ -145,7 +145,12 @@ void tw_vreport(tw_diag_sink *sink, tw_severity sev, tw_rule rule,
 /* Whether a limit was reached or memory ran out (limit-exceeded or
  * out-of-memory was reported to the sink): reading then stops, since what
  * follows cannot be read faithfully. */
-bool tw_diag_stopped(const tw_diag_sink *sink);
+/* Pass a diagnostic reported elsewhere on to `sink`: counted, and given to
+ * its function.  `sink` may be NULL. */
+void tw_diag_forward(tw_diag_sink *sink, const tw_diag *d);
+static inline bool tw_diag_stopped(const tw_diag_sink *sink) {
+    return sink && (sink->problems[TW_R_LIMIT] || sink->problems[TW_R_OUT_OF_MEMORY]);
+}
 
 #ifdef __cplusplus
 }

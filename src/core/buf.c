@@ -95,20 +95,24 @@ static bool rehash(tw_u64map *m, size_t cap) {
     return true;
 }
 
-bool tw_u64map_put(tw_u64map *m, uint64_t key, void *val) {
-    if ((m->n + 1) * 2 > m->cap && !rehash(m, m->cap ? m->cap * 2 : 64)) return false;
+void **tw_u64map_slot(tw_u64map *m, uint64_t key) {
+    if ((m->n + 1) * 2 > m->cap && !rehash(m, m->cap ? m->cap * 2 : 64)) return NULL;
     size_t i = slot_of(key, m->cap);
     while (m->used[i]) {
-        if (m->keys[i] == key) {
-            m->vals[i] = val;
-            return true;
-        }
+        if (m->keys[i] == key) return &m->vals[i];
         i = (i + 1) & (m->cap - 1);
     }
     m->used[i] = 1;
     m->keys[i] = key;
-    m->vals[i] = val;
+    m->vals[i] = NULL;
     m->n++;
+    return &m->vals[i];
+}
+
+bool tw_u64map_put(tw_u64map *m, uint64_t key, void *val) {
+    void **slot = tw_u64map_slot(m, key);
+    if (!slot) return false;
+    *slot = val;
     return true;
 }
 

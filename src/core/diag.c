@@ -178,8 +178,12 @@ void tw_vreport(tw_diag_sink *sink, tw_severity sev, tw_rule rule,
     sink->fn(sink->user, &d);
 }
 
-bool tw_diag_stopped(const tw_diag_sink *sink) {
-    return sink && (sink->problems[TW_R_LIMIT] || sink->problems[TW_R_OUT_OF_MEMORY]);
+void tw_diag_forward(tw_diag_sink *sink, const tw_diag *d) {
+    if (!sink) return;
+    tw_severity sev = (unsigned)d->severity < TW_SEV_COUNT ? d->severity : TW_SEV_ERROR;
+    sink->count[sev]++;
+    if (sev != TW_SEV_NOTE && (unsigned)d->rule < TW_RULE_COUNT) sink->problems[d->rule]++;
+    if (sink->fn) sink->fn(sink->user, d);
 }
 
 void tw_report(tw_diag_sink *sink, tw_rule rule, const tw_loc *loc,

@@ -16,23 +16,3 @@ size_t tw_scan_u64_long(const char *s, size_t n, uint64_t *out, bool *overflow) 
     if (overflow) *overflow = ovf;
     return i;
 }
-
-bool tw_parse_u64(const char *s, size_t n, uint64_t *out) {
-    bool ovf;
-    if (n == 0) return false;
-    return tw_scan_u64(s, n, out, &ovf) == n && !ovf;
-}
-
-bool tw_parse_i64(const char *s, size_t n, int64_t *out) {
-    bool neg = n > 0 && s[0] == '-';
-    uint64_t v;
-    if (!tw_parse_u64(s + neg, n - neg, &v)) return false;
-    if (neg) {
-        if (v > (uint64_t)INT64_MAX + 1) return false;
-        *out = (int64_t)(0 - v);
-    } else {
-        if (v > (uint64_t)INT64_MAX) return false;
-        *out = (int64_t)v;
-    }
-    return true;
-}

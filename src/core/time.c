@@ -27,6 +27,21 @@ __extension__ typedef __int128 wide;
 #endif
 
 bool tw_muldiv_i64(int64_t v, int64_t mul, int64_t div, int64_t *out) {
+    if (mul == div) {  /* ticks that are already ns */
+        *out = v;
+        return true;
+    }
+    int64_t n64;
+    if (!__builtin_mul_overflow(v, mul, &n64)) {  /* no 128-bit division needed */
+        int64_t q64 = n64 / div, r64 = n64 % div;
+        if (r64 < 0) {  /* floor; div > 1 here, so q64 - 1 and q64 + 1 fit */
+            q64--;
+            r64 += div;
+        }
+        if (r64 >= div - r64) q64++;
+        *out = q64;
+        return true;
+    }
     wide n = (wide)v * mul, q = n / div, r = n % div;
     if (r < 0) {  /* floor */
         q--;

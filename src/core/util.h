@@ -97,8 +97,23 @@ static inline size_t tw_scan_u64(const char *s, size_t n, uint64_t *out, bool *o
 }
 /* The whole of s[0..n) as an unsigned / signed decimal (optional '-' for
  * signed); false if empty, not all digits, or out of range. */
-bool tw_parse_u64(const char *s, size_t n, uint64_t *out);
-bool tw_parse_i64(const char *s, size_t n, int64_t *out);
+static inline bool tw_parse_u64(const char *s, size_t n, uint64_t *out) {
+    bool ovf;
+    return n && tw_scan_u64(s, n, out, &ovf) == n && !ovf;
+}
+static inline bool tw_parse_i64(const char *s, size_t n, int64_t *out) {
+    bool neg = n > 0 && s[0] == '-';
+    uint64_t v;
+    if (!tw_parse_u64(s + neg, n - neg, &v)) return false;
+    if (neg) {
+        if (v > (uint64_t)INT64_MAX + 1) return false;
+        *out = (int64_t)(0 - v);
+    } else {
+        if (v > (uint64_t)INT64_MAX) return false;
+        *out = (int64_t)v;
+    }
+    return true;
+}
 
 /* ---- growable byte buffer (buf.c) -------------------------------------- */
 
@@ -132,6 +147,9 @@ typedef struct tw_u64map {
 } tw_u64map;
 
 void *tw_u64map_get(const tw_u64map *m, uint64_t key);
+/* The value slot of `key`, added (holding NULL) when absent: one lookup for
+ * a read and a write.  NULL when out of memory.  Valid until the next put. */
+void **tw_u64map_slot(tw_u64map *m, uint64_t key);
 /* Insert or replace; false when out of memory. */
 bool tw_u64map_put(tw_u64map *m, uint64_t key, void *val);
 void tw_u64map_free(tw_u64map *m);

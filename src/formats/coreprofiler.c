@@ -56,12 +56,18 @@ typedef struct tok {
 
 /* The next space-separated token; false at the end of the line. */
 static bool next_tok(cur *c, tok *t) {
-    while (c->pos < c->n && (c->s[c->pos] == ' ' || c->s[c->pos] == '\t')) c->pos++;
-    if (c->pos >= c->n) return false;
-    t->s = c->s + c->pos;
-    t->col = c->pos;
-    while (c->pos < c->n && c->s[c->pos] != ' ' && c->s[c->pos] != '\t') c->pos++;
-    t->n = c->pos - t->col;
+    const char *p = c->s + c->pos, *e = c->s + c->n;
+    while (p < e && (*p == ' ' || *p == '\t')) p++;
+    if (p == e) {
+        c->pos = c->n;
+        return false;
+    }
+    const char *b = p;
+    while (p < e && *p != ' ' && *p != '\t') p++;
+    t->s = b;
+    t->col = (size_t)(b - c->s);
+    t->n = (size_t)(p - b);
+    c->pos = (size_t)(p - c->s);
     return true;
 }
 
@@ -173,21 +179,53 @@ static bool parse_datetime(const tok *date, const tok *time, int64_t off, int64_
 
 /* ---- probe --------------------------------------------------------------- */
 
-static const char *const KNOWN[] = {
-    "prf stm", "prf cfg", "prf tps", "prf trs", "prc cpu", "thr crt", "thr aos", "thr dst",
-    "thr cpu", "mod ldf", "mod ata", "asm ldf", "apd crf", "cls ldf", "cls nam", "fun inf",
-    "fun nam", "jit cms", "jit cmf", "jit css", "jit csf", "gch gcs", "gch gcf", "gch alt",
-    "gch gen", "sam str", "sam mem", "fil src", "lin src", NULL};
+/* The record types known, as the seven bytes "aaa bbb" in one number (the
+ * first byte lowest) for a switch. */
+#define K7(a, b, c, d, e, f, g)                                                             \
+    ((uint64_t)(a) | (uint64_t)(b) << 8 | (uint64_t)(c) << 16 | (uint64_t)(d) << 24 |            \
+     (uint64_t)(e) << 32 | (uint64_t)(f) << 40 | (uint64_t)(g) << 48)
 
-/* Index in KNOWN of the record type starting the line, -1 if unknown,
+/* Index of the record type starting the line (its place in the switch
+ * below, which is the order of the format's documentation), -1 if unknown,
  * -2 if the line does not start with "aaa bbb". */
 static int record_type(const char *s, size_t n) {
     if (n < 7 || s[3] != ' ' || (n > 7 && s[7] != ' ')) return -2;
     for (int i = 0; i < 7; i++)
         if (i != 3 && (s[i] < 'a' || s[i] > 'z')) return -2;
-    for (int i = 0; KNOWN[i]; i++)
-        if (memcmp(s, KNOWN[i], 7) == 0) return i;
-    return -1;
+    uint64_t key = 0;  /* the seven bytes as one number, switched on */
+    for (int i = 6; i >= 0; i--) key = key << 8 | (unsigned char)s[i];
+    switch (key) {
+    case K7('p','r','f',' ','s','t','m'): return 0;
+    case K7('p','r','f',' ','c','f','g'): return 1;
+    case K7('p','r','f',' ','t','p','s'): return 2;
+    case K7('p','r','f',' ','t','r','s'): return 3;
+    case K7('p','r','c',' ','c','p','u'): return 4;
+    case K7('t','h','r',' ','c','r','t'): return 5;
+    case K7('t','h','r',' ','a','o','s'): return 6;
+    case K7('t','h','r',' ','d','s','t'): return 7;
+    case K7('t','h','r',' ','c','p','u'): return 8;
+    case K7('m','o','d',' ','l','d','f'): return 9;
+    case K7('m','o','d',' ','a','t','a'): return 10;
+    case K7('a','s','m',' ','l','d','f'): return 11;
+    case K7('a','p','d',' ','c','r','f'): return 12;
+    case K7('c','l','s',' ','l','d','f'): return 13;
+    case K7('c','l','s',' ','n','a','m'): return 14;
+    case K7('f','u','n',' ','i','n','f'): return 15;
+    case K7('f','u','n',' ','n','a','m'): return 16;
+    case K7('j','i','t',' ','c','m','s'): return 17;
+    case K7('j','i','t',' ','c','m','f'): return 18;
+    case K7('j','i','t',' ','c','s','s'): return 19;
+    case K7('j','i','t',' ','c','s','f'): return 20;
+    case K7('g','c','h',' ','g','c','s'): return 21;
+    case K7('g','c','h',' ','g','c','f'): return 22;
+    case K7('g','c','h',' ','a','l','t'): return 23;
+    case K7('g','c','h',' ','g','e','n'): return 24;
+    case K7('s','a','m',' ','s','t','r'): return 25;
+    case K7('s','a','m',' ','m','e','m'): return 26;
+    case K7('f','i','l',' ','s','r','c'): return 27;
+    case K7('l','i','n',' ','s','r','c'): return 28;
+    default: return -1;
+    }
 }
 
 static int cp_probe(const unsigned char *head, size_t len, const char *path) {

@@ -67,6 +67,8 @@ typedef struct lms_reader {
     const char *file;
     int64_t cum_us;
     tw_u64map labels;     /* id -> const tw_str* */
+    const tw_str **small; /* the same for ids below nsmall, by id */
+    size_t nsmall;
     uint64_t *label_id;   /* by tw_str id: the lms id a label was mapped to */
     unsigned char *label_mapped;
     size_t label_cap;
@@ -88,6 +90,7 @@ static int lms_open(const tw_read_ctx *ctx, void **state) {
 static void lms_close(void *state) {
     lms_reader *r = state;
     tw_u64map_free(&r->labels);
+    free(r->small);
     free(r->label_id);
     free(r->label_mapped);
     tw_u64map_free(&r->reported);
@@ -108,6 +111,23 @@ static void bad_line(lms_reader *r, const tw_line *l, size_t col, const char *wh
                   "the last line is incomplete (%s); skipped", what);
     else
         tw_report(r->ctx.diag, TW_R_BAD_RECORD, &loc, "%s; line skipped", what);
+}
+
+/* Keep small ids' labels in an array too, so that events find theirs with
+ * one load (the map stays the reference). */
+#define SMALL_IDS ((uint64_t)1 << 16)
+static void remember(lms_reader *r, uint64_t id, const tw_str *s) {
+    if (id >= SMALL_IDS) return;
+    if (id >= r->nsmall) {
+        size_t n = r->nsmall ? r->nsmall : 64;
+        while (n <= id) n *= 2;
+        const tw_str **v = realloc(r->small, n * sizeof *v);
+        if (!v) return;  /* the map still has it */
+        memset(v + r->nsmall, 0, (n - r->nsmall) * sizeof *v);
+        r->small = v;
+        r->nsmall = n;
+    }
+    r->small[id] = s;
 }
 
 static bool map_label(lms_reader *r, const tw_line *l, uint64_t id, const char *label,
@@ -147,10 +167,12 @@ static bool map_label(lms_reader *r, const tw_line *l, uint64_t id, const char *
     r->label_mapped[s->id] = 1;
     r->label_id[s->id] = id;
     if (!tw_u64map_put(&r->labels, id, (void *)s)) return oom(r, &loc);
+    remember(r, id, s);
     return true;
 }
 
 static const tw_str *label_of(lms_reader *r, const tw_line *l, uint64_t id) {
+    if (id < r->nsmall && r->small[id]) return r->small[id];
     const tw_str *s = tw_u64map_get(&r->labels, id);
     if (s) return s;
     tw_loc loc = tw_text_loc(r->file, l, 2);
@@ -169,6 +191,7 @@ static const tw_str *label_of(lms_reader *r, const tw_line *l, uint64_t id) {
         oom(r, &loc);
         return NULL;
     }
+    remember(r, id, s);
     return s;
 }
 
@@ -183,8 +206,9 @@ static bool lms_line(lms_reader *r, const tw_line *l, tw_event *ev) {
     }
     /* second field */
     const char *f2 = s + 2;
-    const char *c2 = memchr(f2, ',', n - 2);
-    if (!c2) {
+    const char *c2 = f2;  /* short fields: a loop beats a call to memchr */
+    while (c2 < s + n && *c2 != ',') c2++;
+    if (c2 == s + n) {
         bad_line(r, l, n, "expected a comma after the second field");
         return false;
     }

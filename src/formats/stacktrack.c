@@ -73,14 +73,27 @@ typedef struct st_geom {
 
 static const st_geom DEFAULT_GEOM = {false, 24, 8, 16};
 
-static uint64_t rd(const unsigned char *p, int n, bool be) {
-    uint64_t v = 0;
-    for (int i = 0; i < n; i++) v |= (uint64_t)p[be ? n - 1 - i : i] << (8 * i);
-    return v;
+/* Loads in the buffer's byte order: one load and at most a byte swap. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define HOST_BE true
+#else
+#define HOST_BE false
+#endif
+static inline uint16_t rd16(const unsigned char *p, bool be) {
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return be != HOST_BE ? __builtin_bswap16(v) : v;
 }
-static uint16_t rd16(const unsigned char *p, bool be) { return (uint16_t)rd(p, 2, be); }
-static uint32_t rd32(const unsigned char *p, bool be) { return (uint32_t)rd(p, 4, be); }
-static uint64_t rd64(const unsigned char *p, bool be) { return rd(p, 8, be); }
+static inline uint32_t rd32(const unsigned char *p, bool be) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return be != HOST_BE ? __builtin_bswap32(v) : v;
+}
+static inline uint64_t rd64(const unsigned char *p, bool be) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return be != HOST_BE ? __builtin_bswap64(v) : v;
+}
 
 static void wr(unsigned char *p, uint64_t v, int n) {
     for (int i = 0; i < n; i++) p[i] = (unsigned char)(v >> (8 * i));
@@ -188,6 +201,7 @@ typedef struct st_reader {
     size_t avail;
     uint64_t rec;            /* index of the next buffer */
     tw_u64map procmap;
+    st_proc *last_proc;   /* the process of the latest buffer */
     st_proc **procs;
     size_t nprocs, cprocs;
     tw_u64map undef;         /* pid << 16 | scope index: reported as undefined */
@@ -233,6 +247,7 @@ static void scope_unref(st_scope *s) {
 }
 
 static st_proc *proc(st_reader *r, uint16_t pid) {
+    if (r->last_proc && r->last_proc->pid == pid) return r->last_proc;
     st_proc *p = tw_keyed_get(&r->procmap, &r->procs, &r->nprocs, &r->cprocs, pid, sizeof *p,
                               NULL);
     if (!p) {
@@ -240,6 +255,7 @@ static st_proc *proc(st_reader *r, uint16_t pid) {
         return NULL;
     }
     p->pid = pid;
+    r->last_proc = p;
     return p;
 }
 
@@ -375,7 +391,8 @@ static void item_release(st_item *it) {
     scope_unref(it->scope);
     text_unref(it->file);
     text_unref(it->msg);
-    memset(it, 0, sizeof *it);
+    it->scope = NULL;
+    it->file = it->msg = NULL;
 }
 
 static bool text_ready(const st_text *t) { return !t || !t->open; }
@@ -456,13 +473,16 @@ static void sequence(st_reader *r, uint16_t pid, unsigned tid, uint32_t seq, con
     uint64_t key = (uint64_t)pid << 16 | tid;
     /* seq + 1 needs 33 bits: uintptr_t is 64 bits wide on every target
      * tw_muldiv_i64 (core/time.c) builds on */
-    uintptr_t prev = (uintptr_t)tw_u64map_get(&r->seqs, key);
+    void **slot = tw_u64map_slot(&r->seqs, key);
+    uintptr_t prev = slot ? (uintptr_t)*slot : 0;
     if (prev && seq < prev - 1 && prev - 1 - seq < UINT32_C(0x80000000) &&
         counted(r, C_SEQUENCE))
         tw_report(r->ctx.diag, TW_R_ST_SEQUENCE, loc,
                   "sequence number of thread %u of process 0x%04x goes back from %u to %u",
                   tid, (unsigned)pid, (unsigned)(prev - 1), (unsigned)seq);
-    if (!tw_u64map_put(&r->seqs, key, (void *)((uintptr_t)seq + 1)) && !r->seq_oom) {
+    if (slot) {
+        *slot = (void *)((uintptr_t)seq + 1);
+    } else if (!r->seq_oom) {
         r->seq_oom = true;  /* reported once; the check goes on with what it has */
         tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc,
                   "out of memory for sequence numbers; some threads are not checked");
