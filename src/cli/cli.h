@@ -76,7 +76,18 @@ bool cli_parse_count(const char *cmd, const char *opt, const char *v, unsigned l
 
 /* ---- options of every command that reads logs ---- */
 
-enum { CLI_O_FROM = 1000, CLI_O_MAXDIAG, CLI_O_MAXLINE, CLI_O_MAXNAMES, CLI_O_JITTER };
+enum {
+    CLI_O_FROM = 1000,
+    CLI_O_MAXDIAG,
+    CLI_O_MAXLINE,
+    CLI_O_MAXNAMES,
+    CLI_O_JITTER,
+    CLI_O_PROGRESS,
+    CLI_O_NO_PROGRESS
+};
+
+/* --progress, --no-progress (cli_reading.progress; the last one given wins) */
+enum { CLI_PROGRESS_AUTO = -1, CLI_PROGRESS_OFF = 0, CLI_PROGRESS_ON = 1 };
 
 /* Default of --max-names: distinct names (and other strings) of a trace. */
 #define CLI_DEFAULT_MAX_NAMES 16777216ull
@@ -85,8 +96,10 @@ enum { CLI_O_FROM = 1000, CLI_O_MAXDIAG, CLI_O_MAXLINE, CLI_O_MAXNAMES, CLI_O_JI
 #define CLI_READING_OPTS                                \
     {"from", 'f', true, CLI_O_FROM},                    \
     {"max-diagnostics", 0, true, CLI_O_MAXDIAG},        \
-    {"max-line-length", 0, true, CLI_O_MAXLINE},       \
-    {"max-names", 0, true, CLI_O_MAXNAMES}
+    {"max-line-length", 0, true, CLI_O_MAXLINE},        \
+    {"max-names", 0, true, CLI_O_MAXNAMES},             \
+    {"progress", 0, false, CLI_O_PROGRESS},             \
+    {"no-progress", 0, false, CLI_O_NO_PROGRESS}
 
 /* The entry for commands that pair scopes (stats, validate, compare). */
 #define CLI_JITTER_OPT {"jitter", 0, true, CLI_O_JITTER}
@@ -101,6 +114,7 @@ typedef struct cli_reading {
     bool fmt_opts;              /* a format option was given */
     bool has_jitter;            /* --jitter was given */
     int64_t jitter;             /* --jitter, ns */
+    int progress;               /* CLI_PROGRESS_AUTO (default), _OFF or _ON */
 } cli_reading;
 
 /* False when out of memory (printed). */
@@ -155,6 +169,38 @@ void cli_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+
+/* ---- the progress line (progress.c) ---- */
+
+/*
+ * While a source is read, a line on standard error such as
+ *   "tracewright: big.log: 1.2 GiB of 3.4 GiB (35%), 48.1 M events/s"
+ * (bytes read of all inputs, their total and the share when every size is
+ * known, events per second since the start).  Nothing is shown in the
+ * first second; then the line is redrawn over itself ("\r") at most four
+ * times a second.  Mode CLI_PROGRESS_AUTO shows it only when standard
+ * error is a terminal, _ON always, _OFF never.  On a terminal the end of
+ * the line is erased with "\x1b[K" (not when TERM is dumb), elsewhere with
+ * spaces.  One line at a time: cli_progress_start() ends an earlier one.
+ * `sync` is an output the command writes to while reading, or NULL: when
+ * it goes where standard error goes, it is flushed before each line.
+ */
+void cli_progress_start(const tw_source *src, int mode, tw_output *sync);
+/* Clear the line and stop; call before the source is closed. */
+void cli_progress_end(void);
+/* Clear the line, if it is shown, before something else is written where
+ * it is (a diagnostic); the next update draws it again. */
+void cli_progress_clear(void);
+/* Whether descriptor `fd` is the file or terminal standard error is. */
+bool cli_shares_stderr(int fd);
+
+/* Once per event: a countdown; the clock is read only when it runs out
+ * (every 64 to 65536 events, about 16 times a second). */
+extern uint32_t cli_progress_countdown;
+void cli_progress_check(void);
+static inline void cli_progress_tick(void) {
+    if (--cli_progress_countdown == 0) cli_progress_check();
+}
 
 /* Check the use of standard input by the inputs ("-", or none at all):
  * false (message printed) when it is named twice or is a terminal. */

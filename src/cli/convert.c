@@ -33,6 +33,10 @@ static void help(void) {
            "      --max-line-length N  skip lines longer than N bytes (default 67108864)\n"
            "      --max-names N        stop at more than N distinct names (default 16777216;\n"
            "                           0: no limit)\n"
+           "      --progress           show a progress line on standard error once reading\n"
+           "                           takes more than a second (default: only when\n"
+           "                           standard error is a terminal that the output does\n"
+           "                           not go to); --no-progress: never\n"
            "  -h, --help               show this help and exit\n"
            "\n"
            "Format options (see 'tracewright formats') are given as --NAME=VALUE.\n"
@@ -158,19 +162,27 @@ int cmd_convert(int argc, char **argv) {
             TW_OK)
             goto done;
     }
+    /* by default no progress line when the output goes to that terminal too:
+     * the output would run through it */
+    int pmode = rd.progress;
+    if (pmode == CLI_PROGRESS_AUTO && out && cli_shares_stderr(out->fd)) pmode = CLI_PROGRESS_OFF;
+    cli_progress_start(src, pmode, out);
     tw_event ev;
     int r;
     while ((r = tw_source_next(src, &ev)) == TW_OK) {
+        cli_progress_tick();
         if (tw_writer_event(w, &ev) != TW_OK) {
             r = TW_ERR;
             break;
         }
         if (out && out->err) break;
     }
+    cli_progress_end();
     if (r == TW_ERR) goto done;
     if (tw_writer_finish(w) != TW_OK) goto done;
     rc = diag.sink.count[TW_SEV_ERROR] ? EXIT_FINDINGS : EXIT_OK;
 done:
+    cli_progress_end();
     tw_writer_free(w);
     if (dir && rc == EXIT_TROUBLE) {
         tw_outdir_abort(dir);  /* an existing directory keeps its contents */

@@ -230,6 +230,7 @@ bool cli_reading_init(cli_reading *r) {
     memset(r, 0, sizeof *r);
     r->maxdiag = 100;
     r->maxnames = CLI_DEFAULT_MAX_NAMES;
+    r->progress = CLI_PROGRESS_AUTO;
     r->fopts = tw_optset_new();
     if (!r->fopts) cli_error("out of memory");
     return r->fopts != NULL;
@@ -264,6 +265,12 @@ int cli_reading_option(cli_parser *p, cli_reading *r, int id, const char *arg,
         return 1;
     case CLI_O_MAXNAMES:
         return cli_parse_count(p->cmd, "--max-names", arg, &r->maxnames) ? 1 : -1;
+    case CLI_O_PROGRESS:
+        r->progress = CLI_PROGRESS_ON;
+        return 1;
+    case CLI_O_NO_PROGRESS:
+        r->progress = CLI_PROGRESS_OFF;
+        return 1;
     case CLI_O_JITTER:
         r->has_jitter = true;
         return cli_parse_duration(p->cmd, "--jitter", arg, &r->jitter) ? 1 : -1;
@@ -372,6 +379,7 @@ static void print_diag(void *user, const tw_diag *d) {
         return;
     }
     cd->shown++;
+    cli_progress_clear();  /* not in the middle of the progress line */
     char pre[CLI_PREFIX_MAX];
     cli_diag_prefix(d, pre, sizeof pre);
     fprintf(stderr, "%s%s [%s]\n", pre, d->message, d->rule_id);
@@ -412,6 +420,7 @@ bool cli_output_close(tw_output *o, const char *path) {
 void cli_error(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
+    cli_progress_clear();
     fprintf(stderr, "tracewright: error: ");
     vfprintf(stderr, fmt, ap);
     fprintf(stderr, "\n");

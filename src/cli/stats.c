@@ -54,6 +54,9 @@ static void help(void) {
            "      --max-line-length N  skip lines longer than N bytes (default 67108864)\n"
            "      --max-names N        stop at more than N distinct names (default 16777216;\n"
            "                           0: no limit)\n"
+           "      --progress           show a progress line on standard error once reading\n"
+           "                           takes more than a second (default: only when\n"
+           "                           standard error is a terminal); --no-progress: never\n"
            "  -h, --help               show this help and exit\n"
            "\n"
            "Format options (see 'tracewright formats') are given as --NAME=VALUE.\n"
@@ -84,10 +87,14 @@ int cli_profile_inputs(char *const *paths, size_t n, const cli_reading *rd, cli_
     if (tw_source_open((const char *const *)paths, n, &so, strtab, &diag->sink, &src) != TW_OK)
         goto done;
     tw_stats_set_jitter(stats, cli_jitter(rd, src));
+    cli_progress_start(src, rd->progress, NULL);
     tw_event ev;
     int r;
-    while ((r = tw_source_next(src, &ev)) == TW_OK)
+    while ((r = tw_source_next(src, &ev)) == TW_OK) {
+        cli_progress_tick();
         if (tw_stats_event(stats, &ev) != TW_OK) goto done;
+    }
+    cli_progress_end();
     if (r == TW_ERR || tw_stats_finish(stats) != TW_OK) goto done;
     for (size_t i = 0; i < tw_source_input_count(src); i++)
         if (tw_profile_add_input(prof, tw_input_name(tw_source_input(src, i)),
@@ -99,6 +106,7 @@ int cli_profile_inputs(char *const *paths, size_t n, const cli_reading *rd, cli_
 oom:
     cli_error("out of memory");
 done:
+    cli_progress_end();
     tw_source_close(src);
     tw_stats_free(stats);
     tw_strtab_free(strtab);

@@ -42,6 +42,9 @@ static void help(void) {
            "      --max-line-length N  skip lines longer than N bytes (default 67108864)\n"
            "      --max-names N        stop at more than N distinct names (default 16777216;\n"
            "                           0: no limit)\n"
+           "      --progress           show a progress line on standard error once reading\n"
+           "                           a file takes more than a second (default: only when\n"
+           "                           standard error is a terminal); --no-progress: never\n"
            "  -h, --help               show this help and exit\n"
            "\n"
            "Format options (see 'tracewright formats') are given as --NAME=VALUE.\n"
@@ -62,6 +65,7 @@ typedef struct validator {
     tw_output *notes;  /* SARIF: problems tied to no input, written at the end */
     unsigned long long max, shown, hidden;
     bool results;  /* a SARIF result was written (for the commas) */
+    bool shared;   /* out goes where standard error goes (the progress line) */
 } validator;
 
 /* A path as a relative URI reference: bytes outside RFC 3986's unreserved
@@ -157,6 +161,7 @@ static void on_diag(void *user, const tw_diag *d) {
         return;
     }
     v->shown++;
+    if (v->shared) cli_progress_clear();
     switch (v->form) {
     case FORM_TEXT: {
         char pre[CLI_PREFIX_MAX];
@@ -222,12 +227,17 @@ static bool check(const char *path, const cli_reading *rd, validator *v) {
         tw_report(&v->sink, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
         goto done;
     }
+    cli_progress_start(src, rd->progress, v->out);
     tw_event ev;
     int r;
-    while ((r = tw_source_next(src, &ev)) == TW_OK)
+    while ((r = tw_source_next(src, &ev)) == TW_OK) {
+        cli_progress_tick();
         if (tw_stats_event(stats, &ev) != TW_OK) goto done;
+    }
+    cli_progress_end();
     ok = r == TW_EOF && tw_stats_finish(stats) == TW_OK;
 done:
+    cli_progress_end();
     tw_source_close(src);
     tw_stats_free(stats);
     tw_strtab_free(strtab);
@@ -291,6 +301,7 @@ int cmd_validate(int argc, char **argv) {
     v.sink.fn = on_diag;
     v.sink.user = &v;
     v.max = rd.maxdiag;
+    v.shared = cli_shares_stderr(v.out->fd);
     if (v.form == FORM_SARIF) sarif_begin(v.out);
     bool trouble = false;
     for (int i = 0; i < npaths; i++) trouble |= !check(paths[i], &rd, &v);
