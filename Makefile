@@ -13,6 +13,12 @@
 #   make interop     the viewer writers' output loaded by the programs that read it
 #                    (trace_engine, speedscope, babeltrace2, Chromium; installed once)
 #   make screenshots the pictures of the last interop run copied into docs/images/
+#   make bench       the benchmark (bench/run.sh): wc -l, cat, awk, stats and
+#                    conversions on generated inputs of every format; SIZE=1G
+#                    per format (k/M/G), RUNS=3, BENCH_FORMATS="rtl lms ...",
+#                    BENCH_ARGS= (e.g. --no-awk); inputs kept in build/bench-data
+#   make bench-instr instructions per event under callgrind, 5 MB per format
+#   make bench-rss   peak RSS of stats and convert on RSS_SIZES="100M 1G 10G"
 #   make install     PREFIX=/usr/local DESTDIR= (binary, library, headers, man page)
 #   make uninstall / make clean
 
@@ -60,6 +66,7 @@ FUZZ_OBJS    := $(BUILD)/tests/fuzz/fuzz_common.o $(FUZZ_TARGETS:%=$(BUILD)/test
 $(FUZZ_OBJS) $(BUILD)/tests/fuzz/replay.o: CPPFLAGS += -DTW_FUZZ_DIR='"$(CURDIR)/tests/fuzz"'
 
 .PHONY: all run test unit cli sanitize valgrind valgrind-bins lint replay fuzz fuzz-bins interop screenshots install \
+        bench bench-instr bench-rss \
         uninstall clean
 
 all: $(BIN) $(LIB)
@@ -157,6 +164,26 @@ screenshots:
 	    { echo "no screenshots in $(BUILD)/interop/screenshots: run make interop first" >&2; exit 1; }
 	@mkdir -p docs/images
 	cp $(BUILD)/interop/screenshots/*.png docs/images/
+
+# The benchmark's own programs: the input generator and the timer.
+BENCH_BINS := $(BUILD)/bench/gen $(BUILD)/bench/measure
+SIZE          ?= 1G
+RUNS          ?= 3
+BENCH_FORMATS ?= rtl lms coreprofiler text1 text1-bin stacktrack
+RSS_SIZES     ?= 100M 1G 10G
+BENCH_ARGS    ?=
+$(BUILD)/bench/%: bench/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(WARNINGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+bench: $(BIN) $(BENCH_BINS)
+	@sh bench/run.sh $(BUILD) --size $(SIZE) --runs $(RUNS) --formats "$(BENCH_FORMATS)" $(BENCH_ARGS)
+
+bench-instr: $(BIN) $(BENCH_BINS)
+	@sh bench/run.sh $(BUILD) --instr --formats "$(BENCH_FORMATS)" $(BENCH_ARGS)
+
+bench-rss: $(BIN) $(BENCH_BINS)
+	@sh bench/run.sh $(BUILD) --rss-sizes "$(RSS_SIZES)" --formats "$(BENCH_FORMATS)" $(BENCH_ARGS)
 
 install: $(BIN) $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \

@@ -1,0 +1,180 @@
+#!/bin/sh
+# The benchmark: tracewright against the limits of the machine and against
+# the awk script a user would write instead, on generated inputs.
+#
+#   sh bench/run.sh BUILD_DIR [options]
+#     --size SIZE      input size per format (default 1G; k, M, G = 10^3, 10^6, 10^9)
+#     --seed N         generator seed (default 1)
+#     --runs N         runs of each command; the median is reported (default 3)
+#     --formats "F.."  formats to run (default: rtl lms coreprofiler text1 text1-bin stacktrack)
+#     --data DIR       where the generated inputs are kept (default BUILD_DIR/bench-data);
+#                      an input is generated once per (format, size, seed)
+#     --no-awk         skip the awk script (it takes minutes on 1 GB)
+#     --rss-sizes "S.." instead of the table: peak RSS of `stats` and
+#                      `convert -t chrome` on each size (e.g. "100M 1G 10G")
+#     --instr          instead of the table: instructions per event under
+#                      callgrind (valgrind) on a 5 MB input of each format
+#
+# The table gives, per format and command: the median wall time, MB/s of
+# input, million events/s, peak RSS (getrusage, mapped file pages count),
+# the time as a multiple of `wc -l`'s and how many times faster than awk.
+# Inputs are read from the page cache (each is read once before timing);
+# output goes to /dev/null.  Everything is synthetic (bench/gen.c).
+set -eu
+
+[ $# -ge 1 ] || { sed -n '2,25p' "$0" >&2; exit 2; }
+build=$(cd "$1" && pwd)
+shift
+here=$(cd "$(dirname "$0")" && pwd)
+size=1G
+seed=1
+runs=3
+formats="rtl lms coreprofiler text1 text1-bin stacktrack"
+data=$build/bench-data
+awk_too=1
+rss_sizes=
+instr=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --size) size=$2; shift 2 ;;
+    --seed) seed=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    --formats) formats=$2; shift 2 ;;
+    --data) data=$2; shift 2 ;;
+    --no-awk) awk_too=0; shift ;;
+    --rss-sizes) rss_sizes=$2; shift 2 ;;
+    --instr) instr=1; shift ;;
+    *) echo "bench/run.sh: unknown option '$1'" >&2; exit 2 ;;
+    esac
+done
+
+tw=$build/tracewright
+gen=$build/bench/gen
+measure=$build/bench/measure
+for b in "$tw" "$gen" "$measure"; do
+    [ -x "$b" ] || { echo "bench/run.sh: $b is missing (make bench builds it)" >&2; exit 2; }
+done
+mkdir -p "$data"
+
+# The file name of a format's input (the reader is picked by its extension).
+ext_of() {
+    case "$1" in
+    rtl) echo log ;;
+    lms) echo csv ;;
+    coreprofiler) echo tracelog ;;
+    text1) echo txt ;;
+    text1-bin) echo txt.BIN ;;
+    stacktrack) echo tlg ;;
+    *) echo "bench/run.sh: unknown format '$1'" >&2; exit 2 ;;
+    esac
+}
+input_of() { echo "$data/$1-$2-seed$seed.$(ext_of "$1")"; }
+
+# Generate (once) the input of format $1 and size $2.
+make_input() {
+    f=$(input_of "$1" "$2")
+    if [ ! -e "$f.done" ]; then  # (a .BIN's companion x.txt is written beside it)
+        echo "generating $f" >&2
+        "$gen" "$1" "$2" "$seed" "$f"
+        : > "$f.done"
+    fi
+    cat "$f" > /dev/null  # into the page cache
+    echo "$f"
+}
+
+# The one conversion between two of the five formats, per source format.
+other_of() {
+    case "$1" in
+    rtl) echo lms ;;
+    *) echo rtl ;;
+    esac
+}
+
+# Events in an input, counted once (cached beside it).
+events_of() {
+    if [ ! -s "$1.events" ]; then
+        "$tw" convert -t jsonl --no-progress "$1" 2>/dev/null | wc -l | tr -d ' ' > "$1.events"
+    fi
+    cat "$1.events"
+}
+
+bytes_of() { wc -c < "$1" | tr -d ' '; }
+
+if [ "$instr" = 1 ]; then
+    command -v valgrind > /dev/null || { echo "bench/run.sh: valgrind is needed for --instr" >&2; exit 2; }
+    printf '%-13s %10s %12s %12s %12s\n' format events stats chrome jsonl
+    for fmt in $formats; do
+        f=$(make_input "$fmt" 5M)
+        n=$(events_of "$f")
+        line=$(printf '%-13s %10s' "$fmt" "$n")
+        for cmd in "stats" "convert -t chrome" "convert -t jsonl"; do
+            # shellcheck disable=SC2086
+            ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$tw" $cmd --no-progress "$f" \
+                     2>&1 > /dev/null | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
+            line="$line $(awk -v ir="$ir" -v n="$n" 'BEGIN { printf "%12.1f", ir / n }')"
+        done
+        echo "$line"
+    done
+    echo "(instructions per event: callgrind's total for the run divided by the events of the input)"
+    exit 0
+fi
+
+if [ -n "$rss_sizes" ]; then
+    printf '%-13s %8s %14s %14s %14s\n' format size "stats KiB" "chrome KiB" "stdin KiB"
+    for fmt in $formats; do
+        for s in $rss_sizes; do
+            f=$(make_input "$fmt" "$s")
+            set -- $("$measure" -r 1 -- "$tw" stats --no-progress "$f")
+            a=$3
+            set -- $("$measure" -r 1 -- "$tw" convert -t chrome --no-progress "$f")
+            b=$3
+            set -- $("$measure" -r 1 -p "$f" -- "$tw" stats --no-progress -f "$fmt" -)
+            c=$3
+            printf '%-13s %8s %14s %14s %14s\n' "$fmt" "$s" "$a" "$b" "$c"
+        done
+    done
+    exit 0
+fi
+
+echo "tracewright benchmark: $(uname -srm), $(nproc 2>/dev/null || echo '?') cores, size $size, seed $seed, median of $runs runs"
+printf '%-13s %-22s %9s %9s %9s %10s %8s %8s\n' format command seconds MB/s "M ev/s" "RSS KiB" "x wc -l" "awk/x"
+for fmt in $formats; do
+    f=$(make_input "$fmt" "$size")
+    bytes=$(bytes_of "$f")
+    n=$(events_of "$f")
+    other=$(other_of "$fmt")
+    wc_s=
+    awk_s=
+    row() {  # label, then measure's arguments
+        label=$1
+        shift
+        set -- $("$measure" -r "$runs" "$@")
+        secs=$1
+        rss=$3
+        status=$4
+        [ -n "$wc_s" ] || wc_s=$secs
+        awk -v fmt="$fmt" -v label="$label" -v s="$secs" -v b="$bytes" -v n="$n" -v rss="$rss" \
+            -v wc="$wc_s" -v aw="${awk_s:-0}" -v st="$status" 'BEGIN {
+            if (s <= 0) s = 1e-6
+            ratio = sprintf("%.2f", s / wc)
+            faster = aw > 0 ? sprintf("%.1f", aw / s) : "-"
+            note = st == 0 || label ~ /^(wc|cat|awk)/ ? "" : sprintf("  (exit %d)", st)
+            printf "%-13s %-22s %9.3f %9.0f %9.2f %10d %8s %8s%s\n", fmt, label, s, b / s / 1e6,
+                   n / s / 1e6, rss, ratio, faster, note
+        }'
+        [ "$label" != awk ] || awk_s=$secs
+    }
+    row "wc -l" -- wc -l "$f"
+    row "cat >/dev/null" -- cat "$f"
+    if [ "$awk_too" = 1 ] && [ "$fmt" != stacktrack ] && [ "$fmt" != text1-bin ]; then
+        row awk -- awk -v fmt="$fmt" -f "$here/scope-stats.awk" "$f"
+    fi
+    row "stats" -- "$tw" stats --no-progress "$f"
+    # a pipe cannot be looked beside for the .BIN's companion text export
+    [ "$fmt" = text1-bin ] || row "stats (stdin pipe)" -p "$f" -- "$tw" stats --no-progress -f "$fmt" -
+    row "convert -t chrome" -- "$tw" convert -t chrome --no-progress "$f"
+    row "convert -t jsonl" -- "$tw" convert -t jsonl --no-progress "$f"
+    row "convert -t $other" -- "$tw" convert -t "$other" --no-progress "$f"
+done
+set -- $("$measure" -r 200 -- "$tw" stats --no-progress -f rtl -)
+echo "start-up: stats on an empty input, median of 200 runs: $(awk -v s="$1" 'BEGIN { printf "%.2f ms", s * 1000 }')"
