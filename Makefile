@@ -29,7 +29,9 @@ WARNINGS := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototy
             -Wpointer-arith -Wformat=2 -Wno-format-nonliteral -Wundef
 STD      := -std=c11 -D_POSIX_C_SOURCE=200809L
 CPPFLAGS += -Iinclude -Isrc
-ALL_CFLAGS = $(STD) $(WARNINGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP
+ALL_CFLAGS = $(STD) $(WARNINGS) $(CPPFLAGS) $(CFLAGS) -pthread -MMD -MP
+# the event pump reads ahead on a second thread (POSIX threads)
+override LDFLAGS += -pthread
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=

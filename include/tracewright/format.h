@@ -40,7 +40,10 @@ enum {
     TW_FMT_THREADS = 1u << 3,  /* records thread ids */
     TW_FMT_ORIGIN = 1u << 4,   /* may carry an absolute wall-clock origin */
     TW_FMT_UTF8 = 1u << 5,     /* the reader reports text that is not UTF-8 itself */
-    TW_FMT_DIRECTORY = 1u << 6 /* the writer makes a directory (tw_writer_open_dir) */
+    TW_FMT_DIRECTORY = 1u << 6, /* the writer makes a directory (tw_writer_open_dir) */
+    /* the writer adds strings to the trace's string table, so the events
+     * cannot be read ahead on a second thread (tw_source_opts.threads) */
+    TW_FMT_WRITER_INTERNS = 1u << 7
 };
 
 /* ------------------------------------------------------------------------ */

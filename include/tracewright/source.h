@@ -24,6 +24,13 @@ typedef struct tw_source_opts {
     const tw_format *format;  /* reader for every input; NULL = detect */
     const tw_optset *opts;    /* format options; may be NULL */
     tw_input_opts input;
+    /* Read ahead on a second thread: the readers parse the next events while
+     * the caller handles the last ones.  Events and diagnostics come exactly
+     * as without it.  The caller must then not use the string table from
+     * another thread while it reads events (for example by interning into
+     * it): it is the reading thread's until tw_source_next() returns an end.
+     * Falls back to one thread when one cannot be started. */
+    bool threads;
 } tw_source_opts;
 
 /*
@@ -46,6 +53,9 @@ tw_input *tw_source_input(const tw_source *src, size_t i);
 const tw_format *tw_source_input_format(const tw_source *src, size_t i);
 /* Events delivered so far. */
 uint64_t tw_source_event_count(const tw_source *src);
+/* Input bytes read so far over all inputs (with threads: up to the events
+ * delivered, give or take one batch). */
+uint64_t tw_source_bytes(const tw_source *src);
 void tw_source_close(tw_source *src);
 
 #ifdef __cplusplus

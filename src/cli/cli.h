@@ -83,7 +83,8 @@ enum {
     CLI_O_MAXNAMES,
     CLI_O_JITTER,
     CLI_O_PROGRESS,
-    CLI_O_NO_PROGRESS
+    CLI_O_NO_PROGRESS,
+    CLI_O_THREADS
 };
 
 /* --progress, --no-progress (cli_reading.progress; the last one given wins) */
@@ -99,7 +100,8 @@ enum { CLI_PROGRESS_AUTO = -1, CLI_PROGRESS_OFF = 0, CLI_PROGRESS_ON = 1 };
     {"max-line-length", 0, true, CLI_O_MAXLINE},        \
     {"max-names", 0, true, CLI_O_MAXNAMES},             \
     {"progress", 0, false, CLI_O_PROGRESS},             \
-    {"no-progress", 0, false, CLI_O_NO_PROGRESS}
+    {"no-progress", 0, false, CLI_O_NO_PROGRESS},       \
+    {"threads", 0, true, CLI_O_THREADS}
 
 /* The entry for commands that pair scopes (stats, validate, compare). */
 #define CLI_JITTER_OPT {"jitter", 0, true, CLI_O_JITTER}
@@ -115,6 +117,7 @@ typedef struct cli_reading {
     bool has_jitter;            /* --jitter was given */
     int64_t jitter;             /* --jitter, ns */
     int progress;               /* CLI_PROGRESS_AUTO (default), _OFF or _ON */
+    unsigned long long threads; /* --threads: 1, or 2 to read ahead on a second one */
 } cli_reading;
 
 /* False when out of memory (printed). */
@@ -125,6 +128,9 @@ void cli_reading_free(cli_reading *r);
  * (printed). */
 int cli_reading_option(cli_parser *p, cli_reading *r, int id, const char *arg,
                        const char *name);
+/* The source options the reading options give (-f, format options,
+ * --max-line-length, --threads). */
+tw_source_opts cli_source_opts(const cli_reading *r);
 /* A string table for the trace, capped at --max-names; NULL when out of
  * memory (printed). */
 tw_strtab *cli_strtab(const cli_reading *r);

@@ -59,6 +59,8 @@ static void help(void) {
            "                                reading a trace takes more than a second\n"
            "                                (default: only when standard error is a\n"
            "                                terminal); --no-progress: never\n"
+           "      --threads N               1, or 2 to read ahead on a second thread (the same\n"
+           "                                output; default $TRACEWRIGHT_THREADS, else 1)\n"
            "  -h, --help                    show this help and exit\n"
            "\n"
            "Rows are sorted by regression: regressed scopes first (largest change\n"

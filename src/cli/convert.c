@@ -37,6 +37,8 @@ static void help(void) {
            "                           takes more than a second (default: only when\n"
            "                           standard error is a terminal that the output does\n"
            "                           not go to); --no-progress: never\n"
+           "      --threads N          1, or 2 to read ahead on a second thread (the same\n"
+           "                           output; default $TRACEWRIGHT_THREADS, else 1)\n"
            "  -h, --help               show this help and exit\n"
            "\n"
            "Format options (see 'tracewright formats') are given as --NAME=VALUE.\n"
@@ -132,8 +134,9 @@ int cmd_convert(int argc, char **argv) {
         cli_error("out of memory");
         goto done;
     }
-    tw_source_opts so = {.format = rd.format, .opts = rd.fopts,
-                         .input = {.max_line = (size_t)rd.maxline}};
+    tw_source_opts so = cli_source_opts(&rd);
+    /* a writer that interns into the string table keeps reading on its thread */
+    if (fout->flags & TW_FMT_WRITER_INTERNS) so.threads = false;
     if (tw_source_open((const char *const *)paths, npaths, &so, strtab, &diag.sink, &src) !=
         TW_OK)
         goto done;

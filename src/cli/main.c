@@ -231,12 +231,28 @@ bool cli_reading_init(cli_reading *r) {
     r->maxdiag = 100;
     r->maxnames = CLI_DEFAULT_MAX_NAMES;
     r->progress = CLI_PROGRESS_AUTO;
+    r->threads = 1;
+    const char *env = getenv("TRACEWRIGHT_THREADS");
+    if (env && *env) {  /* as zstd does with ZSTD_CLEVEL: a bad value is ignored, said once */
+        if (strcmp(env, "1") == 0 || strcmp(env, "2") == 0)
+            r->threads = env[0] == '2' ? 2 : 1;
+        else
+            fprintf(stderr,
+                    "tracewright: warning: TRACEWRIGHT_THREADS='%s' ignored: it must be 1 or 2\n",
+                    env);
+    }
     r->fopts = tw_optset_new();
     if (!r->fopts) cli_error("out of memory");
     return r->fopts != NULL;
 }
 
 void cli_reading_free(cli_reading *r) { tw_optset_free(r->fopts); }
+
+tw_source_opts cli_source_opts(const cli_reading *r) {
+    tw_source_opts so = {.format = r->format, .opts = r->fopts,
+                         .input = {.max_line = (size_t)r->maxline}, .threads = r->threads > 1};
+    return so;
+}
 
 tw_strtab *cli_strtab(const cli_reading *r) {
     tw_strtab *t = tw_strtab_new();
@@ -270,6 +286,13 @@ int cli_reading_option(cli_parser *p, cli_reading *r, int id, const char *arg,
         return 1;
     case CLI_O_NO_PROGRESS:
         r->progress = CLI_PROGRESS_OFF;
+        return 1;
+    case CLI_O_THREADS:
+        if (!cli_parse_count(p->cmd, "--threads", arg, &r->threads)) return -1;
+        if (r->threads < 1 || r->threads > 2) {
+            cli_usage_error(p->cmd, "option '--threads' must be 1 or 2");
+            return -1;
+        }
         return 1;
     case CLI_O_JITTER:
         r->has_jitter = true;

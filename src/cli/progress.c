@@ -159,12 +159,10 @@ static size_t width(void) {
 static void draw(int64_t t, uint64_t events) {
     /* what the command has written to the same place goes first */
     if (P.sync) (void)tw_output_flush(P.sync);
-    uint64_t done = 0, total = 0;
+    uint64_t done = tw_source_bytes(P.src), total = 0;  /* safe beside a reading thread */
     bool known = true;
     for (size_t i = 0; i < tw_source_input_count(P.src); i++) {
-        const tw_input *in = tw_source_input(P.src, i);
-        int64_t size = tw_input_size(in);
-        done += tw_input_offset(in);
+        int64_t size = tw_input_size(tw_source_input(P.src, i));
         if (size < 0) known = false;
         else total += (uint64_t)size;
     }

@@ -45,6 +45,8 @@ static void help(void) {
            "      --progress           show a progress line on standard error once reading\n"
            "                           a file takes more than a second (default: only when\n"
            "                           standard error is a terminal); --no-progress: never\n"
+           "      --threads N          1, or 2 to read ahead on a second thread (the same\n"
+           "                           output; default $TRACEWRIGHT_THREADS, else 1)\n"
            "  -h, --help               show this help and exit\n"
            "\n"
            "Format options (see 'tracewright formats') are given as --NAME=VALUE.\n"
@@ -216,8 +218,7 @@ static bool check(const char *path, const cli_reading *rd, validator *v) {
         tw_report(&v->sink, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
         goto done;
     }
-    tw_source_opts so = {.format = rd->format, .opts = rd->fopts,
-                         .input = {.max_line = (size_t)rd->maxline}};
+    tw_source_opts so = cli_source_opts(rd);
     if (tw_source_open(&path, 1, &so, strtab, &v->sink, &src) != TW_OK) goto done;
     tw_stats_set_jitter(stats, cli_jitter(rd, src));
     /* a reader that checks UTF-8 itself reports it at the exact byte */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pump.h"
 #include "tracewright/source.h"
 #include "util.h"
 
@@ -26,7 +27,10 @@ struct tw_source {
     size_t last;   /* input whose event was handed out last; n = none */
     tw_trace_info info;
     uint64_t events;
-    tw_diag_sink *diag;
+    tw_diag_sink *diag;   /* where the readers, inputs and merge report */
+    tw_pump *pump;        /* reading ahead on a second thread, or NULL */
+    bool started;         /* tw_pump_start() was tried */
+    bool threaded;        /* and it runs */
     /* which input each (pid, tid) came from, to spot two inputs sharing one */
     struct owner {
         uint32_t pid;
@@ -232,14 +236,17 @@ int tw_source_open(const char *const *paths, size_t n, const tw_source_opts *o,
         return TW_ERR;
     }
     s->diag = diag;
+    /* with a pump, everything reading reports through it, so that its
+     * diagnostics reach `diag` in their place among the events */
+    if (o->threads && (s->pump = tw_pump_new(diag))) s->diag = tw_pump_sink(s->pump);
     s->last = n;
     for (size_t i = 0; i < n; i++) {
         struct src_in *x = &s->v[i];
         s->n = i + 1;
-        if (tw_input_open(paths[i], &o->input, diag, &x->in) != 0) goto fail;
-        x->fmt = o->format ? o->format : tw_detect_input(x->in, diag, NULL);
+        if (tw_input_open(paths[i], &o->input, s->diag, &x->in) != 0) goto fail;
+        x->fmt = o->format ? o->format : tw_detect_input(x->in, s->diag, NULL);
         if (!x->fmt) goto fail;
-        if (tw_reader_open(x->fmt, x->in, strtab, diag, o->opts, &x->rd) != TW_OK) goto fail;
+        if (tw_reader_open(x->fmt, x->in, strtab, s->diag, o->opts, &x->rd) != TW_OK) goto fail;
     }
     merge_info(s);
     if (n > 1) {
@@ -256,12 +263,9 @@ fail:
     return TW_ERR;
 }
 
-int tw_source_next(tw_source *s, tw_event *ev) {
-    if (s->n == 1) {
-        int rc = tw_reader_next(s->v[0].rd, ev);
-        s->events += rc == TW_OK;
-        return rc;
-    }
+/* The next event of the merged stream, on whichever thread reads. */
+static int next_event(tw_source *s, tw_event *ev) {
+    if (s->n == 1) return tw_reader_next(s->v[0].rd, ev);
     if (s->last < s->n) {
         int rc = pull(s, s->last);
         if (rc == TW_ERR) return TW_ERR;
@@ -272,9 +276,32 @@ int tw_source_next(tw_source *s, tw_event *ev) {
     size_t i = heap_pop(s);
     *ev = s->v[i].ev;
     s->last = i;
-    s->events++;
     check_thread(s, i, ev);
     return TW_OK;
+}
+
+static int pump_next(void *user, tw_event *ev) { return next_event(user, ev); }
+
+static uint64_t bytes_read(const tw_source *s) {
+    uint64_t n = 0;
+    for (size_t i = 0; i < s->n; i++) n += tw_input_offset(s->v[i].in);
+    return n;
+}
+
+static uint64_t pump_bytes(void *user) { return bytes_read(user); }
+
+int tw_source_next(tw_source *s, tw_event *ev) {
+    if (s->pump && !s->started) {
+        s->started = true;
+        s->threaded = tw_pump_start(s->pump, pump_next, pump_bytes, s);
+    }
+    int rc = s->threaded ? tw_pump_next(s->pump, ev) : next_event(s, ev);
+    s->events += rc == TW_OK;
+    return rc;
+}
+
+uint64_t tw_source_bytes(const tw_source *s) {
+    return s->threaded ? tw_pump_bytes(s->pump) : bytes_read(s);
 }
 
 const tw_trace_info *tw_source_info(const tw_source *s) { return &s->info; }
@@ -285,6 +312,7 @@ uint64_t tw_source_event_count(const tw_source *s) { return s->events; }
 
 void tw_source_close(tw_source *s) {
     if (!s) return;
+    tw_pump_free(s->pump);  /* first: its thread may be reading */
     for (size_t i = 0; i < s->n; i++) {
         tw_reader_close(s->v[i].rd);
         tw_input_close(s->v[i].in);

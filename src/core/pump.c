@@ -1,0 +1,290 @@
+/*
+ * The event pump (pump.h): a bounded ring of batches between one producing
+ * thread and the consumer, under one mutex and two condition variables.  A
+ * batch holds up to BATCH_EVENTS events, the bytes they point to (an arena of
+ * chunks that never move) and the diagnostics reported while they were
+ * produced, each with the index of the event it comes before.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pump.h"
+#include "util.h"
+
+#define BATCH_EVENTS 1024
+#define NBATCHES 4
+#define CHUNK_BYTES ((size_t)64 << 10)
+#define BATCH_BYTES ((size_t)256 << 10) /* a batch with more is handed over early */
+
+typedef struct chunk {
+    struct chunk *next;
+    size_t used, cap;
+    _Alignas(max_align_t) char data[];
+} chunk;
+
+typedef struct rdiag {
+    size_t before;  /* index of the event it comes before */
+    tw_diag d;
+} rdiag;
+
+typedef struct batch {
+    tw_event ev[BATCH_EVENTS];
+    size_t n;
+    chunk *chunks;  /* the first is kept from one use to the next */
+    size_t bytes;   /* in the arena */
+    rdiag *diags;
+    size_t ndiags, dcap;
+    uint64_t input_bytes;
+    int end;        /* 0, or the TW_EOF / TW_ERR that follows the events */
+} batch;
+
+struct tw_pump {
+    tw_diag_sink *out;
+    tw_diag_sink sink;   /* the producer's */
+    pthread_mutex_t mu;
+    pthread_cond_t filled, emptied;
+    pthread_t thread;
+    bool running;        /* the thread was started (and not yet joined) */
+    bool cancel;
+    tw_pump_fn fn;
+    tw_pump_bytes_fn bytes_fn;
+    void *user;
+    batch *ring[NBATCHES];
+    size_t head, count;  /* full batches: ring[head .. head + count) */
+    batch *filling;      /* the producer's */
+    batch *reading;      /* the consumer's */
+    size_t ri, rdi;      /* next event and diagnostic of `reading` */
+    int end;             /* the stream's end, once delivered */
+    uint64_t bytes;      /* input bytes behind the delivered batch */
+};
+
+/* ---- arena ----------------------------------------------------------------- */
+
+static void *arena_alloc(batch *b, size_t n) {
+    n = (n + 15) & ~(size_t)15;
+    chunk *c = b->chunks;
+    if (!c || c->cap - c->used < n) {
+        size_t cap = n > CHUNK_BYTES ? n : CHUNK_BYTES;
+        chunk *nc = malloc(sizeof *nc + cap);
+        if (!nc) return NULL;
+        nc->used = 0;
+        nc->cap = cap;
+        nc->next = c;
+        b->chunks = c = nc;
+    }
+    void *p = c->data + c->used;
+    c->used += n;
+    b->bytes += n;
+    return p;
+}
+
+static void *arena_copy(batch *b, const void *p, size_t n) {
+    void *q = arena_alloc(b, n ? n : 1);
+    if (q && n) memcpy(q, p, n);
+    return q;
+}
+
+/* Empty the batch for reuse, keeping one chunk. */
+static void batch_reset(batch *b) {
+    chunk *c = b->chunks;
+    if (c) {
+        chunk *rest = c->next;
+        while (rest) {
+            chunk *n = rest->next;
+            free(rest);
+            rest = n;
+        }
+        /* keep the last-allocated chunk only if it is of the usual size */
+        if (c->cap != CHUNK_BYTES) {
+            free(c);
+            c = NULL;
+        } else {
+            c->next = NULL;
+            c->used = 0;
+        }
+    }
+    b->chunks = c;
+    b->bytes = 0;
+    b->n = b->ndiags = 0;
+    b->end = 0;
+}
+
+static void batch_free(batch *b) {
+    if (!b) return;
+    for (chunk *c = b->chunks; c;) {
+        chunk *n = c->next;
+        free(c);
+        c = n;
+    }
+    free(b->diags);
+    free(b);
+}
+
+/* Copy what the event points to outside the string table into the batch. */
+static bool keep_data(batch *b, tw_event *e) {
+    if (e->msg && !(e->msg = arena_copy(b, e->msg, e->msg_len))) return false;
+    if (e->nattrs) {
+        tw_attr *a = arena_copy(b, e->attrs, e->nattrs * sizeof *a);
+        if (!a) return false;
+        for (size_t i = 0; i < e->nattrs; i++)
+            if (a[i].type == TW_ATTR_STR && a[i].s && !(a[i].s = arena_copy(b, a[i].s, a[i].slen)))
+                return false;
+        e->attrs = a;
+    }
+    return true;
+}
+
+/* ---- diagnostics ----------------------------------------------------------- */
+
+/* The producer's sink: record in the batch being filled, or pass straight on
+ * when there is no producing thread. */
+static void on_diag(void *user, const tw_diag *d) {
+    tw_pump *p = user;
+    batch *b = p->running ? p->filling : NULL;
+    if (!b) {
+        tw_diag_forward(p->out, d);
+        return;
+    }
+    static const char lost[] = "(message lost: out of memory)";
+    rdiag r = {.before = b->n, .d = *d};
+    r.d.message = arena_copy(b, d->message, strlen(d->message) + 1);
+    if (!r.d.message) r.d.message = lost;
+    if (!tw_grow(&b->diags, &b->dcap, b->ndiags + 1, sizeof *b->diags, 8)) {
+        r.d.message = lost;  /* keep it in place of the last one: counted either way */
+        if (b->ndiags) b->diags[b->ndiags - 1] = r;
+        return;
+    }
+    b->diags[b->ndiags++] = r;
+}
+
+/* ---- the producing thread ---------------------------------------------------- */
+
+static void *produce(void *arg) {
+    tw_pump *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        while (p->count == NBATCHES && !p->cancel) pthread_cond_wait(&p->emptied, &p->mu);
+        if (p->cancel) {
+            pthread_mutex_unlock(&p->mu);
+            return NULL;
+        }
+        batch *b = p->ring[(p->head + p->count) % NBATCHES];
+        pthread_mutex_unlock(&p->mu);
+        batch_reset(b);
+        p->filling = b;
+        int rc = TW_OK;
+        while (b->n < BATCH_EVENTS && b->bytes < BATCH_BYTES) {
+            tw_event *e = &b->ev[b->n];
+            rc = p->fn(p->user, e);
+            if (rc != TW_OK) break;
+            if (!keep_data(b, e)) {
+                tw_report(&p->sink, TW_R_OUT_OF_MEMORY, &e->loc, "out of memory");
+                rc = TW_ERR;
+                break;
+            }
+            b->n++;
+        }
+        b->end = rc;
+        b->input_bytes = p->bytes_fn(p->user);
+        p->filling = NULL;
+        pthread_mutex_lock(&p->mu);
+        p->count++;
+        pthread_cond_signal(&p->filled);
+        pthread_mutex_unlock(&p->mu);
+        if (rc != TW_OK) return NULL;
+    }
+}
+
+/* ---- the consumer ------------------------------------------------------------ */
+
+tw_pump *tw_pump_new(tw_diag_sink *out) {
+    tw_pump *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    if (pthread_mutex_init(&p->mu, NULL) != 0) {
+        free(p);
+        return NULL;
+    }
+    pthread_cond_init(&p->filled, NULL);
+    pthread_cond_init(&p->emptied, NULL);
+    for (size_t i = 0; i < NBATCHES; i++) {
+        if (!(p->ring[i] = calloc(1, sizeof *p->ring[i]))) {
+            tw_pump_free(p);
+            return NULL;
+        }
+    }
+    p->out = out;
+    p->sink.fn = on_diag;
+    p->sink.user = p;
+    if (out) {  /* what was counted so far counts for tw_diag_stopped() too */
+        memcpy(p->sink.count, out->count, sizeof p->sink.count);
+        memcpy(p->sink.problems, out->problems, sizeof p->sink.problems);
+    }
+    return p;
+}
+
+tw_diag_sink *tw_pump_sink(tw_pump *p) { return &p->sink; }
+
+bool tw_pump_start(tw_pump *p, tw_pump_fn fn, tw_pump_bytes_fn bytes_fn, void *user) {
+    p->fn = fn;
+    p->bytes_fn = bytes_fn;
+    p->user = user;
+    p->running = true;
+    if (pthread_create(&p->thread, NULL, produce, p) != 0) {
+        p->running = false;
+        return false;
+    }
+    return true;
+}
+
+int tw_pump_next(tw_pump *p, tw_event *ev) {
+    for (;;) {
+        if (p->end) return p->end;
+        batch *b = p->reading;
+        if (!b) {
+            pthread_mutex_lock(&p->mu);
+            while (p->count == 0) pthread_cond_wait(&p->filled, &p->mu);
+            b = p->reading = p->ring[p->head];
+            pthread_mutex_unlock(&p->mu);
+            p->ri = p->rdi = 0;
+            p->bytes = b->input_bytes;
+        }
+        while (p->rdi < b->ndiags && b->diags[p->rdi].before <= p->ri)
+            tw_diag_forward(p->out, &b->diags[p->rdi++].d);
+        if (p->ri < b->n) {
+            *ev = b->ev[p->ri++];
+            return TW_OK;
+        }
+        /* the batch is used up: give it back */
+        int end = b->end;
+        p->reading = NULL;
+        pthread_mutex_lock(&p->mu);
+        p->head = (p->head + 1) % NBATCHES;
+        p->count--;
+        pthread_cond_signal(&p->emptied);
+        pthread_mutex_unlock(&p->mu);
+        if (end) {
+            pthread_join(p->thread, NULL);  /* it returned after this batch */
+            p->running = false;
+            p->end = end;
+        }
+    }
+}
+
+uint64_t tw_pump_bytes(const tw_pump *p) { return p->bytes; }
+
+void tw_pump_free(tw_pump *p) {
+    if (!p) return;
+    if (p->running) {
+        pthread_mutex_lock(&p->mu);
+        p->cancel = true;
+        pthread_cond_signal(&p->emptied);
+        pthread_mutex_unlock(&p->mu);
+        pthread_join(p->thread, NULL);
+    }
+    pthread_cond_destroy(&p->filled);
+    pthread_cond_destroy(&p->emptied);
+    pthread_mutex_destroy(&p->mu);
+    for (size_t i = 0; i < NBATCHES; i++) batch_free(p->ring[i]);
+    free(p);
+}

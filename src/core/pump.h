@@ -1,0 +1,44 @@
+/*
+ * The event pump: a second thread that runs the readers ahead of the
+ * consumer, handing events over in batches, so that parsing and what is done
+ * with the events (pairing, statistics, writing) use two cores.
+ *
+ * The stream the consumer sees is the one it would see without the pump,
+ * diagnostics included: what the readers report goes to the pump's sink,
+ * which records each diagnostic at its place between two events; the
+ * consumer passes it on to the real sink when it reaches that place.  The
+ * bytes an event points to outside the string table (message, attributes)
+ * are copied into the batch, so they stay valid after the reader moves on.
+ * Internal to the core (used by tw_source).
+ */
+#ifndef TW_CORE_PUMP_H
+#define TW_CORE_PUMP_H
+
+#include "tracewright/diag.h"
+#include "tracewright/event.h"
+#include "tracewright/format.h" /* TW_OK, TW_EOF, TW_ERR */
+
+typedef struct tw_pump tw_pump;
+
+/* Produces the next event: TW_OK, TW_EOF or TW_ERR. */
+typedef int (*tw_pump_fn)(void *user, tw_event *ev);
+/* How many input bytes have been read so far (asked once per batch). */
+typedef uint64_t (*tw_pump_bytes_fn)(void *user);
+
+/* A pump delivering to `out`; NULL when out of memory. */
+tw_pump *tw_pump_new(tw_diag_sink *out);
+/* The sink the producing side reports to.  Until tw_pump_start() and after
+ * the stream ended it passes diagnostics straight on to `out`. */
+tw_diag_sink *tw_pump_sink(tw_pump *p);
+/* Start the producing thread; false when it cannot be started (the caller
+ * then produces events itself, and the sink keeps passing straight on). */
+bool tw_pump_start(tw_pump *p, tw_pump_fn fn, tw_pump_bytes_fn bytes_fn, void *user);
+/* The next event, as fn gave it: TW_OK, TW_EOF or TW_ERR.  The event's data
+ * stay valid until the next call. */
+int tw_pump_next(tw_pump *p, tw_event *ev);
+/* Input bytes read when the delivered events were produced. */
+uint64_t tw_pump_bytes(const tw_pump *p);
+/* Stop the thread (if running) and free everything. */
+void tw_pump_free(tw_pump *p);
+
+#endif /* TW_CORE_PUMP_H */

@@ -1,0 +1,45 @@
+# --threads 2 reads ahead on a second thread: every command gives the same
+# bytes on standard output and standard error as with one thread, on a log
+# long enough for many batches (of 1024 events) and with problems spread
+# through it, so that the diagnostics must keep their places among the
+# events.  The log is synthetic, made here with awk.
+awk 'BEGIN {
+    print "opening log file 1184158800.123456 seconds past January 1st 1970"
+    print "corresponding to 0 ms after timer start"
+    print "Process id is 4711"
+    t = 0
+    for (i = 0; i < 6000; i++) {
+        tid = 1 + i % 3
+        printf "%06d %d { mod (x) ::outer%d\n", t, tid, i % 7
+        printf "%06d %d | mod (x) ::outer%d : step %d\n", t, tid, i % 7, i
+        if (i % 997 == 5) print "this line is no record"
+        if (i % 1499 == 7) printf "%06d %d } mod (x) ::never_opened\n", t, tid
+        if (i % 1201 != 3) printf "%06d %d } mod (x) ::outer%d\n", t + 1, tid, i % 7
+        t += 2
+    }
+    printf "closing log file at %06d\n", t
+}' > big_4711.log
+cp "$EXAMPLES/control-loop.csv" "$EXAMPLES/office-startup_4711.log" .
+same() {
+    tracewright "$@" --threads 1 >one.out 2>one.err
+    one=$?
+    tracewright "$@" --threads 2 >two.out 2>two.err
+    two=$?
+    if [ "$one" = "$two" ] && cmp -s one.out two.out && cmp -s one.err two.err; then
+        echo "$*: the same (exit $one, $(wc -l <one.err | tr -d ' ') lines on stderr)"
+    else
+        echo "$*: DIFFERENT (exit $one / $two)"
+        diff one.err two.err | head -5
+    fi
+}
+same stats big_4711.log
+same stats --by thread --format csv big_4711.log
+same validate big_4711.log
+same convert -t jsonl big_4711.log
+same convert -t chrome big_4711.log
+same convert -t rtl big_4711.log
+same convert -t text1 big_4711.log
+same convert -t stacktrack big_4711.log
+same stats big_4711.log office-startup_4711.log
+same convert -t jsonl control-loop.csv big_4711.log
+same compare big_4711.log office-startup_4711.log
