@@ -112,10 +112,11 @@ const char *tw_output_mem_data(const tw_output *o, size_t *len) {
 }
 
 
-static void drain(tw_output *o) {
+/* Write p[0..len) to the file, noting the first failure. */
+static void write_all(tw_output *o, const unsigned char *p, size_t len) {
     size_t off = 0;
-    while (off < o->len && !o->err) {
-        ssize_t n = write(o->fd, o->buf + off, o->len - off);
+    while (off < len && !o->err) {
+        ssize_t n = write(o->fd, p + off, len - off);
         if (n > 0) {
             off += (size_t)n;
         } else if (n < 0 && errno == EINTR) {
@@ -125,6 +126,10 @@ static void drain(tw_output *o) {
         }
     }
     o->flushed += off;
+}
+
+static void drain(tw_output *o) {
+    write_all(o, o->buf, o->len);
     o->len = 0;
 }
 
@@ -154,6 +159,13 @@ void tw_out_write_slow(tw_output *o, const void *p, size_t n) {
         if (o->err) {  /* after a failure, drop output quietly */
             o->len = 0;
             return;
+        }
+        if (o->len == 0 && n >= o->cap) {  /* a whole buffer or more: no copy */
+            size_t k = n - n % o->cap;
+            write_all(o, s, k);
+            s += k;
+            n -= k;
+            continue;
         }
         size_t room = o->cap - o->len;
         if (room == 0) {
@@ -221,9 +233,21 @@ static size_t fmt_u64(uint64_t v, char *end) {
     return (size_t)(end - p);
 }
 
+static unsigned digits10(uint64_t v) {
+    unsigned n = 1;
+    for (; v >= 10000; v /= 10000) n += 4;
+    return n + (v >= 10) + (v >= 100) + (v >= 1000);
+}
+
 void tw_out_u64(tw_output *o, uint64_t v) {
+    unsigned n = digits10(v);
+    if (o->cap - o->len >= n) {  /* straight into the buffer */
+        fmt_u64(v, (char *)o->buf + o->len + n);
+        o->len += n;
+        return;
+    }
     char tmp[24];
-    size_t n = fmt_u64(v, tmp + sizeof tmp);
+    fmt_u64(v, tmp + sizeof tmp);
     tw_out_write(o, tmp + sizeof tmp - n, n);
 }
 
@@ -326,6 +350,45 @@ bool tw_out_json_str(tw_output *o, const char *str, size_t len) {
     tw_out_write(o, s + run, len - run);
     tw_out_putc(o, '"');
     return valid;
+}
+
+/* Nothing to escape and valid UTF-8: the JSON string is the bytes. */
+static bool json_plain(const unsigned char *s, size_t n) {
+    for (size_t i = 0; i < n;) {
+        if (s[i] < 0x80) {
+            if (json_needs_escape(s[i])) return false;
+            i++;
+        } else {
+            size_t k = tw_utf8_seq(s + i, n - i);
+            if (!k) return false;
+            i += k;
+        }
+    }
+    return true;
+}
+
+bool tw_out_json_name(tw_output *o, tw_json_names *c, const tw_str *s) {
+    if (s->id >= c->cap) {
+        size_t n = c->cap ? c->cap : 256;
+        while (n <= s->id) n *= 2;
+        unsigned char *k = realloc(c->kind, n);
+        if (!k) return tw_out_json_str(o, s->s, s->len);  /* not remembered */
+        memset(k + c->cap, 0, n - c->cap);
+        c->kind = k;
+        c->cap = n;
+    }
+    if (!c->kind[s->id]) c->kind[s->id] = json_plain((const unsigned char *)s->s, s->len) ? 1 : 2;
+    if (c->kind[s->id] == 2) return tw_out_json_str(o, s->s, s->len);
+    tw_out_putc(o, '"');
+    tw_out_write(o, s->s, s->len);
+    tw_out_putc(o, '"');
+    return true;
+}
+
+void tw_json_names_free(tw_json_names *c) {
+    free(c->kind);
+    c->kind = NULL;
+    c->cap = 0;
 }
 
 /* ---- XML ----------------------------------------------------------------- */

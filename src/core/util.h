@@ -192,6 +192,20 @@ size_t tw_utf8_seq(const unsigned char *s, size_t n);
  * the number of bytes (1-4). */
 size_t tw_utf8_put(uint32_t cp, char *out);
 
+/* ---- JSON strings of interned names (output.c) ------------------------- */
+
+/* Whether interned strings can be written to JSON as they are, by string
+ * id: 0 not looked at yet, 1 yes (no escape, valid UTF-8), 2 no. */
+struct tw_output;
+typedef struct tw_json_names {
+    unsigned char *kind;
+    size_t cap;
+} tw_json_names;
+/* tw_out_json_str() of an interned string; one that needs nothing is
+ * remembered as such and then copied without a look at its bytes. */
+bool tw_out_json_name(struct tw_output *o, tw_json_names *c, const tw_str *s);
+void tw_json_names_free(tw_json_names *c);
+
 /* ---- base64 (output.c) ------------------------------------------------- */
 
 /* Decode standard base64 (padding optional) into out (room for 3*n/4+3

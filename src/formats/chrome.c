@@ -50,6 +50,7 @@ typedef struct chrome_writer {
     int64_t base;             /* subtracted from every ts */
     bool have_base;
     tw_output *ev;            /* the event being written */
+    tw_json_names names;      /* which names need no escaping */
     tw_spool *spool;          /* each thread's events, until the end */
     tw_buf meta;              /* otherData.metadata entries, JSON */
     uint64_t nmeta;
@@ -61,10 +62,16 @@ static void oom(chrome_writer *w) {
     w->failed = true;
 }
 
+static void not_utf8(chrome_writer *w) {
+    tw_loss_add(w->ctx.loss, "names or texts with bytes that are not UTF-8 (written as U+FFFD)", 1);
+}
+
 static void json_str(chrome_writer *w, tw_output *o, const char *s, size_t n) {
-    if (!tw_out_json_str(o, s, n))
-        tw_loss_add(w->ctx.loss, "names or texts with bytes that are not UTF-8 (written as U+FFFD)",
-                    1);
+    if (!tw_out_json_str(o, s, n)) not_utf8(w);
+}
+
+static void json_name(chrome_writer *w, tw_output *o, const tw_str *s) {
+    if (!tw_out_json_name(o, &w->names, s)) not_utf8(w);
 }
 
 /* The thread of (pid, tid); NULL when out of memory. */
@@ -109,10 +116,10 @@ static void start(chrome_writer *w, char ph, const tw_str *name, const tw_str *c
     tw_out_str(o, "{\"ph\":\"");
     tw_out_putc(o, ph);
     tw_out_str(o, "\",\"name\":");
-    json_str(w, o, name->s, name->len);
+    json_name(w, o, name);
     if (cat) {
         tw_out_str(o, ",\"cat\":");
-        json_str(w, o, cat->s, cat->len);
+        json_name(w, o, cat);
     }
     if (ts) {
         int64_t v = *ts;
@@ -257,7 +264,7 @@ static void keep_meta(chrome_writer *w, const tw_event *ev) {
     tw_out_str(o, ",\"tid\":");
     tw_out_u64(o, ev->tid);
     tw_out_str(o, ",\"key\":");
-    json_str(w, o, ev->name->s, ev->name->len);
+    json_name(w, o, ev->name);
     if (ev->msg) {
         tw_out_str(o, ",\"value\":");
         json_str(w, o, ev->msg, ev->msg_len);
@@ -425,6 +432,7 @@ static void chrome_free(void *state) {
     tw_spool_free(w->spool);
     free(w->threads);
     tw_buf_free(&w->meta);
+    tw_json_names_free(&w->names);
     free(w);
 }
 

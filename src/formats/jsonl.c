@@ -710,29 +710,39 @@ static void jsonl_close(void *state) {
 
 typedef struct jsonl_writer {
     tw_write_ctx ctx;
+    tw_json_names names;  /* which names need no escaping */
 } jsonl_writer;
+
+/* After "key":"text" of a text that is not UTF-8: ,"key_base64":"...". */
+static void put_base64(tw_output *o, const char *key, size_t kn, const char *s, size_t n) {
+    char small[64];
+    char *k64 = kn + 8 <= sizeof small ? small : malloc(kn + 8);
+    tw_out_putc(o, ',');
+    if (k64) {
+        memcpy(k64, key, kn);
+        memcpy(k64 + kn, "_base64", 8);
+        tw_out_json_str(o, k64, kn + 7);
+        if (k64 != small) free(k64);
+    } else {
+        o->err = o->err ? o->err : ENOMEM;
+    }
+    tw_out_str(o, ":\"");
+    tw_out_base64(o, s, n);
+    tw_out_putc(o, '"');
+}
 
 /* "key":"text" and, when the text is not UTF-8, "key_base64":"...".  Keys
  * are escaped too: args keys come from the input. */
 static void put_str_field(tw_output *o, const char *key, size_t kn, const char *s, size_t n) {
     tw_out_json_str(o, key, kn);
     tw_out_putc(o, ':');
-    if (!tw_out_json_str(o, s, n)) {
-        char small[64];
-        char *k64 = kn + 8 <= sizeof small ? small : malloc(kn + 8);
-        tw_out_putc(o, ',');
-        if (k64) {
-            memcpy(k64, key, kn);
-            memcpy(k64 + kn, "_base64", 8);
-            tw_out_json_str(o, k64, kn + 7);
-            if (k64 != small) free(k64);
-        } else {
-            o->err = o->err ? o->err : ENOMEM;
-        }
-        tw_out_str(o, ":\"");
-        tw_out_base64(o, s, n);
-        tw_out_putc(o, '"');
-    }
+    if (!tw_out_json_str(o, s, n)) put_base64(o, key, kn, s, n);
+}
+
+/* The same for an event's name. */
+static void put_name(jsonl_writer *w, tw_output *o, const tw_str *name) {
+    tw_out_str(o, "\"name\":");
+    if (!tw_out_json_name(o, &w->names, name)) put_base64(o, "name", 4, name->s, name->len);
 }
 
 static int jsonl_begin(const tw_write_ctx *ctx, void **state) {
@@ -772,7 +782,7 @@ static int jsonl_event(void *state, const tw_event *ev) {
     tw_out_str(o, ",\"tid\":");
     tw_out_u64(o, ev->tid);
     tw_out_putc(o, ',');
-    put_str_field(o, "name", 4, ev->name->s, ev->name->len);
+    put_name(w, o, ev->name);
     if (ev->cat) {
         tw_out_putc(o, ',');
         put_str_field(o, "cat", 3, ev->cat->s, ev->cat->len);
@@ -809,7 +819,11 @@ static int jsonl_end(void *state) {
     return TW_OK;
 }
 
-static void jsonl_free(void *state) { free(state); }
+static void jsonl_free(void *state) {
+    jsonl_writer *w = state;
+    if (w) tw_json_names_free(&w->names);
+    free(w);
+}
 
 /* ---- descriptor ---------------------------------------------------------- */
 
