@@ -19,10 +19,13 @@
 # input, million events/s, peak RSS (getrusage, mapped file pages count),
 # the time as a multiple of `wc -l`'s and how many times faster than awk.
 # Inputs are read from the page cache (each is read once before timing);
-# output goes to /dev/null.  Everything is synthetic (bench/gen.c).
+# output goes to /dev/null, the commands' warnings to DATA/stderr.log.
+# Everything is synthetic (bench/gen.c).  Disk: the inputs, and for
+# `convert -t chrome` a temporary spool as large as its output (about 2.5
+# times a text input, in TMPDIR).
 set -eu
 
-[ $# -ge 1 ] || { sed -n '2,25p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { awk 'NR > 1 && /^set -eu/ { exit } NR > 1' "$0" >&2; exit 2; }
 build=$(cd "$1" && pwd)
 shift
 here=$(cd "$(dirname "$0")" && pwd)
@@ -90,10 +93,12 @@ other_of() {
     esac
 }
 
-# Events in an input, counted once (cached beside it).
+# Events in an input, counted once (cached beside it): the lines of its
+# jsonl, less the first (the trace record).
 events_of() {
     if [ ! -s "$1.events" ]; then
-        "$tw" convert -t jsonl --no-progress "$1" 2>/dev/null | wc -l | tr -d ' ' > "$1.events"
+        n=$("$tw" convert -t jsonl --no-progress "$1" 2>/dev/null | wc -l | tr -d ' ')
+        echo $((n - 1)) > "$1.events"
     fi
     cat "$1.events"
 }
@@ -145,10 +150,10 @@ for fmt in $formats; do
     other=$(other_of "$fmt")
     wc_s=
     awk_s=
-    row() {  # label, then measure's arguments
+    row() {  # label, then measure's arguments; the commands' warnings go to a log
         label=$1
         shift
-        set -- $("$measure" -r "$runs" "$@")
+        set -- $("$measure" -r "$runs" "$@" 2>>"$data/stderr.log")
         secs=$1
         rss=$3
         status=$4

@@ -160,7 +160,7 @@ void tw_out_write_slow(tw_output *o, const void *p, size_t n) {
             o->len = 0;
             return;
         }
-        if (o->len == 0 && n >= o->cap) {  /* a whole buffer or more: no copy */
+        if (o->len == 0 && o->cap && n >= o->cap) {  /* a whole buffer or more: no copy */
             size_t k = n - n % o->cap;
             write_all(o, s, k);
             s += k;

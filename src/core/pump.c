@@ -125,11 +125,13 @@ static void batch_free(batch *b) {
 static bool keep_data(batch *b, tw_event *e) {
     if (e->msg && !(e->msg = arena_copy(b, e->msg, e->msg_len))) return false;
     if (e->nattrs) {
-        tw_attr *a = arena_copy(b, e->attrs, e->nattrs * sizeof *a);
+        tw_attr *a = arena_alloc(b, e->nattrs * sizeof *a);
         if (!a) return false;
-        for (size_t i = 0; i < e->nattrs; i++)
+        for (size_t i = 0; i < e->nattrs; i++) {
+            a[i] = e->attrs[i];
             if (a[i].type == TW_ATTR_STR && a[i].s && !(a[i].s = arena_copy(b, a[i].s, a[i].slen)))
                 return false;
+        }
         e->attrs = a;
     }
     return true;

@@ -79,6 +79,7 @@ size_t tw_scan_u64_long(const char *s, size_t n, uint64_t *out, bool *overflow);
 static inline size_t tw_scan_u64(const char *s, size_t n, uint64_t *out, bool *overflow) {
     uint64_t v = 0;
     size_t i = 0, lim = n < 19 ? n : 19;
+    /* cppcheck-suppress knownConditionTrueFalse ; false only where a caller passes n = 0 */
     for (; i < lim; i++) {
         unsigned d = (unsigned)(unsigned char)s[i] - '0';
         if (d > 9) {

@@ -860,7 +860,7 @@ static void emit_items(cp_reader *r, cur *c, char kind, uint64_t tid, int64_t ts
     while (next_tok(c, &t)) {
         tok p[4] = {{NULL, 0, 0}};  /* check_items made sure of 3 or 4 parts */
         size_t k = split_colons(t.s, t.n, p, 4);
-        uint64_t cls = 0, count, bytes;
+        uint64_t cls = 0, count = 0, bytes = 0;
         const tw_str *name;
         if (kind == 'g') name = intern2(r, N_HEAP, p[0].s, p[0].n, loc);
         else {

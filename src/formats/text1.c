@@ -455,6 +455,7 @@ static void check_order(t1_reader *r, uint32_t handle, uint64_t tid, char code,
             tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory");
             return;
         }
+        /* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): tw_grow made room */
         o->susp[o->depth++] = 0;
         break;
     case 'S':
