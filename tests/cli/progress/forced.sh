@@ -6,16 +6,7 @@
 # over a second to read whatever the machine: stats and validate read it
 # through a pipe that pauses for 1.5 s after its first 30000 lines, convert
 # writes to a reader that starts 1.5 s late; the three run at once.
-awk -v n=100000 'BEGIN {
-    print "opening log file 1184158800.123456 seconds past January 1st 1970"
-    print "corresponding to 0 ms after timer start"
-    print "Process id is 4711"
-    for (i = 0; i < n; i++) {
-        if (i % 20000 == 10000) print "not a record"
-        printf "%06d 1 { sw (os) ::SwDocShell::Load\n%06d 1 } sw (os) ::SwDocShell::Load\n", i, i
-    }
-    printf "closing log file at %06d\n", n
-}' >big.log
+awk -v n=100000 -f "$TOP/tests/cli/progress/big-log.awk" >big.log
 slow() { sed -n '1,30000p' big.log; sleep 1.5; sed '1,30000d' big.log; }
 cr=$(printf '\r')
 esc=$(printf '\033')

@@ -11,16 +11,7 @@ if ! script -qec true /dev/null >/dev/null 2>&1; then
     echo "script (util-linux) is missing: cannot run on a terminal"
     exit 1
 fi
-awk -v n=100000 'BEGIN {
-    print "opening log file 1184158800.123456 seconds past January 1st 1970"
-    print "corresponding to 0 ms after timer start"
-    print "Process id is 4711"
-    for (i = 0; i < n; i++) {
-        if (i % 20000 == 10000) print "not a record"
-        printf "%06d 1 { sw (os) ::SwDocShell::Load\n%06d 1 } sw (os) ::SwDocShell::Load\n", i, i
-    }
-    printf "closing log file at %06d\n", n
-}' >big.log
+awk -v n=100000 -f "$TOP/tests/cli/progress/big-log.awk" >big.log
 cp "$EXAMPLES/office-startup_4711.log" .
 cat >slow <<'SH'
 sed -n '1,30000p' big.log; sleep 1.5; sed '1,30000d' big.log
