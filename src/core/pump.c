@@ -6,6 +6,7 @@
  * produced, each with the index of the event it comes before.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,7 +47,7 @@ struct tw_pump {
     pthread_cond_t filled, emptied;
     pthread_t thread;
     bool running;        /* the thread was started (and not yet joined) */
-    bool cancel;
+    atomic_bool cancel;  /* the consumer stopped early: produce no more */
     tw_pump_fn fn;
     tw_pump_bytes_fn bytes_fn;
     void *user;
@@ -166,8 +167,9 @@ static void *produce(void *arg) {
     tw_pump *p = arg;
     for (;;) {
         pthread_mutex_lock(&p->mu);
-        while (p->count == NBATCHES && !p->cancel) pthread_cond_wait(&p->emptied, &p->mu);
-        if (p->cancel) {
+        while (p->count == NBATCHES && !atomic_load(&p->cancel))
+            pthread_cond_wait(&p->emptied, &p->mu);
+        if (atomic_load(&p->cancel)) {
             pthread_mutex_unlock(&p->mu);
             return NULL;
         }
@@ -176,7 +178,8 @@ static void *produce(void *arg) {
         batch_reset(b);
         p->filling = b;
         int rc = TW_OK;
-        while (b->n < BATCH_EVENTS && b->bytes < BATCH_BYTES) {
+        while (b->n < BATCH_EVENTS && b->bytes < BATCH_BYTES &&
+               !atomic_load_explicit(&p->cancel, memory_order_relaxed)) {
             tw_event *e = &b->ev[b->n];
             rc = p->fn(p->user, e);
             if (rc != TW_OK) break;
@@ -215,6 +218,7 @@ tw_pump *tw_pump_new(tw_diag_sink *out) {
             return NULL;
         }
     }
+    atomic_init(&p->cancel, false);
     p->out = out;
     p->sink.fn = on_diag;
     p->sink.user = p;
@@ -279,7 +283,7 @@ void tw_pump_free(tw_pump *p) {
     if (!p) return;
     if (p->running) {
         pthread_mutex_lock(&p->mu);
-        p->cancel = true;
+        atomic_store(&p->cancel, true);
         pthread_cond_signal(&p->emptied);
         pthread_mutex_unlock(&p->mu);
         pthread_join(p->thread, NULL);
