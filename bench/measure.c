@@ -46,10 +46,11 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 /* The feeder of -p: copies `path` into the pipe's write end, then exits. */
-static pid_t feed(const char *path, int wfd) {
+static pid_t feed(const char *path, int rfd, int wfd) {
     pid_t pid = fork();
     if (pid < 0) die("fork");
     if (pid > 0) return pid;
+    close(rfd);  /* so that the pipe ends when the measured program is gone */
     int fd = open(path, O_RDONLY);
     if (fd < 0) _exit(2);
     static char buf[1 << 17];
@@ -69,7 +70,7 @@ static int run_once(char **argv, const char *in, const char *pipe_from, const ch
     int pfd[2] = {-1, -1};
     if (pipe_from && pipe(pfd) != 0) die("pipe");
     double t0 = now();
-    pid_t feeder = pipe_from ? feed(pipe_from, pfd[1]) : -1;
+    pid_t feeder = pipe_from ? feed(pipe_from, pfd[0], pfd[1]) : -1;
     pid_t pid = fork();
     if (pid < 0) die("fork");
     if (pid == 0) {

@@ -7,6 +7,7 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,7 @@ typedef struct batch {
     size_t bytes;   /* in the arena */
     rdiag *diags;
     size_t ndiags, dcap;
+    uint64_t lost;  /* diagnostics that could not be recorded (out of memory) */
     uint64_t input_bytes;
     int end;        /* 0, or the TW_EOF / TW_ERR that follows the events */
 } batch;
@@ -108,6 +110,7 @@ static void batch_reset(batch *b) {
     b->chunks = c;
     b->bytes = 0;
     b->n = b->ndiags = 0;
+    b->lost = 0;
     b->end = 0;
 }
 
@@ -154,8 +157,7 @@ static void on_diag(void *user, const tw_diag *d) {
     r.d.message = arena_copy(b, d->message, strlen(d->message) + 1);
     if (!r.d.message) r.d.message = lost;
     if (!tw_grow(&b->diags, &b->dcap, b->ndiags + 1, sizeof *b->diags, 8)) {
-        r.d.message = lost;  /* keep it in place of the last one: counted either way */
-        if (b->ndiags) b->diags[b->ndiags - 1] = r;
+        b->lost++;  /* said, with how many, when the batch is used up */
         return;
     }
     b->diags[b->ndiags++] = r;
@@ -261,7 +263,15 @@ int tw_pump_next(tw_pump *p, tw_event *ev) {
             *ev = b->ev[p->ri++];
             return TW_OK;
         }
-        /* the batch is used up: give it back */
+        /* the batch is used up: say what could not be kept, give it back */
+        if (b->lost) {
+            char msg[96];
+            snprintf(msg, sizeof msg, "%llu diagnostics lost: out of memory",
+                     (unsigned long long)b->lost);
+            tw_diag d = {.rule = TW_R_OUT_OF_MEMORY, .rule_id = tw_rule_get(TW_R_OUT_OF_MEMORY)->id,
+                         .severity = tw_rule_get(TW_R_OUT_OF_MEMORY)->severity, .message = msg};
+            tw_diag_forward(p->out, &d);
+        }
         int end = b->end;
         p->reading = NULL;
         pthread_mutex_lock(&p->mu);
