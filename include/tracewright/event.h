@@ -35,6 +35,18 @@ typedef struct tw_str {
     char s[];
 } tw_str;
 
+/*
+ * The id of a transient string: the name of an instant event that was not
+ * interned because the consumer asked for it (tw_read_ctx.transient_names),
+ * so that free-form message texts do not fill the table.  It is not in any
+ * table, its hash is 0 and it is valid as long as the event's `msg` (until
+ * the reader's next event).  Only TW_INSTANT names may be transient; a
+ * consumer that keeps one beyond its event interns its bytes.
+ */
+#define TW_STR_TRANSIENT UINT32_MAX
+
+static inline bool tw_str_transient(const tw_str *s) { return s->id == TW_STR_TRANSIENT; }
+
 typedef struct tw_strtab tw_strtab;
 
 /* A new, empty table; NULL when out of memory. */

@@ -43,7 +43,9 @@ enum {
     TW_FMT_DIRECTORY = 1u << 6, /* the writer makes a directory (tw_writer_open_dir) */
     /* the writer adds strings to the trace's string table, so the events
      * cannot be read ahead on a second thread (tw_source_opts.threads) */
-    TW_FMT_WRITER_INTERNS = 1u << 7
+    TW_FMT_WRITER_INTERNS = 1u << 7,
+    /* the writer takes instant names that are not interned (TW_STR_TRANSIENT) */
+    TW_FMT_WRITER_TRANSIENT = 1u << 8
 };
 
 /* ------------------------------------------------------------------------ */
@@ -101,6 +103,10 @@ typedef struct tw_read_ctx {
     tw_diag_sink *diag;
     const tw_optset *opts;   /* never NULL */
     tw_trace_info *info;     /* the reader fills this in during open */
+    /* The consumer takes instant names that are not interned
+     * (TW_STR_TRANSIENT): a reader whose instants are named by free-form
+     * text may then leave that text out of the string table. */
+    bool transient_names;
 } tw_read_ctx;
 
 /* Tally of what a writer could not represent; reported once at the end. */
@@ -300,6 +306,11 @@ typedef struct tw_reader tw_reader;
 int tw_reader_open(const tw_format *fmt, tw_input *in, tw_strtab *strtab,
                    tw_diag_sink *diag, const tw_optset *opts,
                    tw_reader **out);
+/* The same with TW_READ_* flags. */
+enum { TW_READ_TRANSIENT_NAMES = 1u << 0 /* see tw_read_ctx.transient_names */ };
+int tw_reader_open_ex(const tw_format *fmt, tw_input *in, tw_strtab *strtab,
+                      tw_diag_sink *diag, const tw_optset *opts, unsigned flags,
+                      tw_reader **out);
 int tw_reader_next(tw_reader *r, tw_event *ev);  /* TW_OK, TW_EOF, TW_ERR */
 const tw_trace_info *tw_reader_info(const tw_reader *r);
 void tw_reader_close(tw_reader *r);

@@ -31,6 +31,10 @@ typedef struct tw_source_opts {
      * it): it is the reading thread's until tw_source_next() returns an end.
      * Falls back to one thread when one cannot be started. */
     bool threads;
+    /* The caller takes instant names that are not interned (see
+     * TW_STR_TRANSIENT and tw_read_ctx.transient_names), so that memory
+     * does not grow with distinct message texts. */
+    bool transient_names;
 } tw_source_opts;
 
 /*

@@ -137,6 +137,7 @@ int cmd_convert(int argc, char **argv) {
     tw_source_opts so = cli_source_opts(&rd);
     /* a writer that interns into the string table keeps reading on its thread */
     if (fout->flags & TW_FMT_WRITER_INTERNS) so.threads = false;
+    so.transient_names = (fout->flags & TW_FMT_WRITER_TRANSIENT) != 0;
     if (tw_source_open((const char *const *)paths, npaths, &so, strtab, &diag.sink, &src) !=
         TW_OK)
         goto done;

@@ -256,6 +256,12 @@ struct tw_reader {
 
 int tw_reader_open(const tw_format *fmt, tw_input *in, tw_strtab *strtab,
                    tw_diag_sink *diag, const tw_optset *opts, tw_reader **out) {
+    return tw_reader_open_ex(fmt, in, strtab, diag, opts, 0, out);
+}
+
+int tw_reader_open_ex(const tw_format *fmt, tw_input *in, tw_strtab *strtab,
+                      tw_diag_sink *diag, const tw_optset *opts, unsigned flags,
+                      tw_reader **out) {
     if (!tw_format_can_read(fmt)) {
         tw_report(diag, TW_R_BAD_OPTION, NULL, "the %s format cannot be read", fmt->name);
         return TW_ERR;
@@ -273,6 +279,7 @@ int tw_reader_open(const tw_format *fmt, tw_input *in, tw_strtab *strtab,
     r->ctx.diag = diag;
     r->ctx.opts = opts ? opts : &empty_optset;
     r->ctx.info = &r->info;
+    r->ctx.transient_names = (flags & TW_READ_TRANSIENT_NAMES) != 0;
     if (fmt->read_open(&r->ctx, &r->state) != TW_OK) {
         free(r);
         return TW_ERR;

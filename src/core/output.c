@@ -368,6 +368,7 @@ static bool json_plain(const unsigned char *s, size_t n) {
 }
 
 bool tw_out_json_name(tw_output *o, tw_json_names *c, const tw_str *s) {
+    if (tw_str_transient(s)) return tw_out_json_str(o, s->s, s->len);  /* seen once */
     if (s->id >= c->cap) {
         size_t n = c->cap ? c->cap : 256;
         while (n <= s->id) n *= 2;

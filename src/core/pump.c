@@ -127,6 +127,11 @@ static void batch_free(batch *b) {
 
 /* Copy what the event points to outside the string table into the batch. */
 static bool keep_data(batch *b, tw_event *e) {
+    if (tw_str_transient(e->name)) {
+        void *t = arena_alloc(b, tw_transient_size(e->name->len));
+        if (!t) return false;
+        e->name = tw_transient_make(t, e->name->s, e->name->len);
+    }
     if (e->msg && !(e->msg = arena_copy(b, e->msg, e->msg_len))) return false;
     if (e->nattrs) {
         tw_attr *a = arena_alloc(b, e->nattrs * sizeof *a);

@@ -246,7 +246,9 @@ int tw_source_open(const char *const *paths, size_t n, const tw_source_opts *o,
         if (tw_input_open(paths[i], &o->input, s->diag, &x->in) != 0) goto fail;
         x->fmt = o->format ? o->format : tw_detect_input(x->in, s->diag, NULL);
         if (!x->fmt) goto fail;
-        if (tw_reader_open(x->fmt, x->in, strtab, s->diag, o->opts, &x->rd) != TW_OK) goto fail;
+        unsigned flags = o->transient_names ? TW_READ_TRANSIENT_NAMES : 0;
+        if (tw_reader_open_ex(x->fmt, x->in, strtab, s->diag, o->opts, flags, &x->rd) != TW_OK)
+            goto fail;
     }
     merge_info(s);
     if (n > 1) {

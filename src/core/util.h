@@ -138,6 +138,23 @@ static inline bool tw_grow(void *arrayp, size_t *cap, size_t need, size_t elem, 
 static inline void tw_buf_clear(tw_buf *b) { b->len = 0; }
 void tw_buf_free(tw_buf *b);
 
+/* Bytes a transient string (TW_STR_TRANSIENT) of `len` bytes takes, rounded
+ * up so that the next one stays aligned. */
+static inline size_t tw_transient_size(size_t len) {
+    return (sizeof(tw_str) + len + 1 + 7) & ~(size_t)7;
+}
+/* Make a transient string of `len` bytes (len < 4 GiB) at `mem`, which
+ * holds tw_transient_size(len) bytes aligned for a tw_str. */
+static inline const tw_str *tw_transient_make(void *mem, const void *bytes, size_t len) {
+    tw_str *t = mem;
+    t->hash = 0;
+    t->id = TW_STR_TRANSIENT;
+    t->len = (uint32_t)len;
+    if (len) memcpy(t->s, bytes, len);
+    t->s[len] = '\0';
+    return t;
+}
+
 /* ---- u64 -> pointer hash map (buf.c) ----------------------------------- */
 
 typedef struct tw_u64map {

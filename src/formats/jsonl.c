@@ -848,7 +848,8 @@ static const tw_format jsonl_format = {
     .aliases = jsonl_aliases,
     .extensions = jsonl_exts,
     .description = "tracewright canonical event stream (JSON Lines, lossless)",
-    .flags = TW_FMT_TEXT | TW_FMT_LOSSLESS | TW_FMT_THREADS | TW_FMT_ORIGIN | TW_FMT_UTF8,
+    .flags = TW_FMT_TEXT | TW_FMT_LOSSLESS | TW_FMT_THREADS | TW_FMT_ORIGIN | TW_FMT_UTF8 |
+             TW_FMT_WRITER_TRANSIENT,
     .options = NULL,
     .probe = jsonl_probe,
     .read_open = jsonl_open,

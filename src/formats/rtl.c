@@ -109,6 +109,10 @@ typedef struct rtl_reader {
      * interrupted message flushed by each record nested inside another */
     tw_event *q;
     size_t qhead, qn, qcap;
+    /* their message texts as transient names (ctx.transient_names): held in
+     * tnames; tname[i] is the offset + 1 of q[i]'s there, 0 when interned */
+    tw_buf tnames;
+    size_t *tname, tname_cap;
     const tw_str *empty, *meta_end;
 } rtl_reader;
 
@@ -136,14 +140,38 @@ static const tw_str *intern(rtl_reader *r, const char *s, size_t n, const tw_loc
 
 /* A new event at the end of the queue; NULL (reported) when out of memory. */
 static tw_event *push(rtl_reader *r) {
-    if (!tw_grow(&r->q, &r->qcap, r->qn + 1, sizeof *r->q, 4)) {
+    if (!tw_grow(&r->q, &r->qcap, r->qn + 1, sizeof *r->q, 4) ||
+        !tw_grow(&r->tname, &r->tname_cap, r->qn + 1, sizeof *r->tname, 4)) {
         tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory; event dropped");
         return NULL;
     }
+    r->tname[r->qn] = 0;
     tw_event *e = &r->q[r->qn++];
     memset(e, 0, sizeof *e);
     e->pid = r->pid;
     return e;
+}
+
+/* Name the message just queued (e) by its text: a transient name when the
+ * consumer takes one, so that distinct texts do not fill the string table,
+ * else interned.  False (reported, e taken back) on failure. */
+static bool name_message(rtl_reader *r, tw_event *e, const char *s, size_t n,
+                         const tw_loc *loc) {
+    if (r->ctx.transient_names && n < UINT32_MAX) {
+        size_t off = r->tnames.len, need = tw_transient_size(n);
+        if (tw_buf_reserve(&r->tnames, need)) {
+            tw_transient_make(r->tnames.p + off, s, n);
+            r->tnames.len += need;
+            r->tname[r->qn - 1] = off + 1;
+            e->name = r->empty;  /* until rtl_next hands it out */
+            return true;
+        }
+        tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory; event dropped");
+    } else if ((e->name = intern(r, s, n, loc)) != NULL) {
+        return true;
+    }
+    r->qn--;
+    return false;
 }
 
 /* Timer ms -> ns with wrap-around handling; false (reported) on overflow. */
@@ -245,15 +273,14 @@ static bool message(rtl_reader *r, const tw_line *l, size_t at, int64_t ts, uint
         size_t sub_n = msg_n - 1;
         trim(&sub, &sub_n);
         e->name = intern(r, sub, sub_n, &loc);
-    } else {
-        e->kind = TW_INSTANT;
-        e->name = intern(r, msg, msg_n, &loc);
+        if (!e->name) {
+            r->qn--;
+            return false;
+        }
+        return true;
     }
-    if (!e->name) {
-        r->qn--;
-        return false;
-    }
-    return true;
+    e->kind = TW_INSTANT;
+    return name_message(r, e, msg, msg_n, &loc);
 }
 
 /* A record starting at byte `at` of the line, and any records of other
@@ -522,10 +549,14 @@ static int rtl_next(void *state, tw_event *ev) {
     rtl_reader *r = state;
     for (;;) {
         if (r->qhead < r->qn) {
-            *ev = r->q[r->qhead++];
+            *ev = r->q[r->qhead];
+            if (r->tname[r->qhead])
+                ev->name = (const tw_str *)(void *)(r->tnames.p + r->tname[r->qhead] - 1);
+            r->qhead++;
             return TW_OK;
         }
         r->qhead = r->qn = 0;
+        tw_buf_clear(&r->tnames);
         tw_line l;
         if (r->have_held) {
             r->have_held = false;
@@ -556,6 +587,8 @@ static int rtl_next(void *state, tw_event *ev) {
 static void rtl_close(void *state) {
     rtl_reader *r = state;
     free(r->q);
+    free(r->tname);
+    tw_buf_free(&r->tnames);
     free(r);
 }
 
@@ -743,7 +776,7 @@ static const tw_format rtl_format = {
     .aliases = rtl_aliases,
     .extensions = rtl_exts,
     .description = "OpenOffice.org RTL_LOGFILE profiling time stamps",
-    .flags = TW_FMT_TEXT | TW_FMT_THREADS | TW_FMT_ORIGIN,
+    .flags = TW_FMT_TEXT | TW_FMT_THREADS | TW_FMT_ORIGIN | TW_FMT_WRITER_TRANSIENT,
     .options = rtl_options,
     .probe = rtl_probe,
     .read_open = rtl_open,

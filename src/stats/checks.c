@@ -61,6 +61,7 @@ typedef struct thread_name {
 struct tw_xcheck {
     unsigned checks;  /* TW_CHECK_* */
     tw_u64map utf8_ok; /* interned string id + 1 already checked */
+    tw_u64map utf8_bad; /* tw_hash of the transient names reported */
     claim *claims;
     size_t nclaims, cap;
     tw_u64map claim_of;  /* hash of (pid, name, context) -> claim index + 1 */
@@ -86,6 +87,7 @@ void tw_xcheck_free(tw_xcheck *x) {
     free(x->threads);
     tw_u64map_free(&x->seen);
     tw_u64map_free(&x->utf8_ok);
+    tw_u64map_free(&x->utf8_bad);
     tw_u64map_free(&x->claim_of);
     free(x);
 }
@@ -191,11 +193,18 @@ static bool add_thread_name(tw_xcheck *x, const tw_event *ev) {
 
 /* Report `what` (s, n) if it is not valid UTF-8, showing it with the
  * invalid bytes as \xNN. */
-static void utf8(const char *what, const char *s, size_t n, const tw_event *ev,
-                 tw_diag_sink *diag) {
+/* The length of the valid UTF-8 prefix of (s, n): n when it is all valid. */
+static size_t utf8_prefix(const char *s, size_t n) {
     const unsigned char *u = (const unsigned char *)s;
     size_t i = 0, k;
     while (i < n && (k = tw_utf8_seq(u + i, n - i)) != 0) i += k;
+    return i;
+}
+
+static void utf8(const char *what, const char *s, size_t n, const tw_event *ev,
+                 tw_diag_sink *diag) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = utf8_prefix(s, n);
     if (i == n) return;
     char shown[200];
     size_t o = 0;
@@ -215,9 +224,17 @@ static void utf8(const char *what, const char *s, size_t n, const tw_event *ev,
               what, shown, o >= 180 ? "..." : "", i + 1, u[i]);
 }
 
-/* Check an interned string once. */
+/* Check an interned string once; a transient one each time, reported once
+ * per distinct text as if it were interned. */
 static bool utf8_once(tw_xcheck *x, const char *what, const tw_str *s, const tw_event *ev,
                       tw_diag_sink *diag) {
+    if (tw_str_transient(s)) {
+        if (utf8_prefix(s->s, s->len) == s->len) return true;
+        uint64_t h = tw_hash(s->s, s->len);
+        if (tw_u64map_get(&x->utf8_bad, h)) return true;
+        utf8(what, s->s, s->len, ev, diag);
+        return tw_u64map_put(&x->utf8_bad, h, x);
+    }
     uint64_t key = (uint64_t)s->id + 1;
     if (tw_u64map_get(&x->utf8_ok, key)) return true;
     utf8(what, s->s, s->len, ev, diag);

@@ -1,0 +1,8 @@
+# an RTL message's text is the name of its instant event, which stats and
+# validate do not keep (a log of millions of distinct texts would otherwise
+# fill memory); a text that is not UTF-8 is still reported once per distinct
+# text, as every other name is: here on lines 2 and 4, not on line 3, both
+# with one thread and with the reading thread (which copies such texts)
+printf 'Process id is 3\n000001 1 | c : Gr\374\337e\n000002 1 | c : Gr\374\337e\n000003 1 | c : caf\351\n000004 1 | c : ok\nclosing log file at 000005\n' >m_3.log
+tracewright validate m_3.log; echo "exit $?"
+tracewright validate --threads 2 m_3.log; echo "exit $?"
