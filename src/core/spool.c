@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "spool.h"
 #include "tracewright/io.h"
@@ -34,6 +35,8 @@ struct tw_spool {
     FILE *file;
     long end;           /* bytes in the file */
     int err;            /* errno of the first failure, 0 if none */
+    bool tmp_failed;    /* that failure was making the temporary file */
+    char text[320];     /* tw_spool_error_text() */
 };
 
 tw_spool *tw_spool_new(size_t chunk_size) {
@@ -47,9 +50,46 @@ static bool fail(tw_spool *s, int err) {
     return false;
 }
 
+const char *tw_tmpdir(void) {
+    const char *dir = getenv("TMPDIR");
+    return dir && *dir ? dir : "/tmp";
+}
+
+FILE *tw_tmpfile(void) {
+    const char *dir = tw_tmpdir();
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/') n--;
+    static const char leaf[] = "/tracewright-XXXXXX";
+    char *path = malloc(n + sizeof leaf);
+    if (!path) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    memcpy(path, dir, n);
+    memcpy(path + n, leaf, sizeof leaf);
+    int fd = mkstemp(path);
+    int err = errno;
+    if (fd >= 0) unlink(path);
+    free(path);
+    if (fd < 0) {
+        errno = err;
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "w+b");
+    if (!f) {
+        err = errno;
+        close(fd);
+        errno = err;
+    }
+    return f;
+}
+
 /* Move a channel's tail to the file. */
 static bool spill(tw_spool *s, channel *c) {
-    if (!s->file && !(s->file = tmpfile())) return fail(s, errno);
+    if (!s->file && !(s->file = tw_tmpfile())) {
+        s->tmp_failed = !s->err;
+        return fail(s, errno);
+    }
     if (!tw_grow(&c->chunks, &c->cap, c->nchunks + 1, sizeof *c->chunks, 8)) return fail(s, ENOMEM);
     if (fseek(s->file, s->end, SEEK_SET) != 0 || fwrite(c->tail.p, 1, c->tail.len, s->file) != c->tail.len)
         return fail(s, errno);
@@ -96,6 +136,13 @@ bool tw_spool_copy(tw_spool *s, size_t channel_no, tw_output *out) {
 }
 
 int tw_spool_error(const tw_spool *s) { return s->err; }
+
+const char *tw_spool_error_text(tw_spool *s) {
+    if (!s->tmp_failed) return strerror(s->err);
+    snprintf(s->text, sizeof s->text, "cannot create a temporary file in '%s': %s", tw_tmpdir(),
+             strerror(s->err));
+    return s->text;
+}
 
 void tw_spool_free(tw_spool *s) {
     if (!s) return;

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "tracewright/io.h"
 
@@ -24,6 +25,16 @@ size_t tw_spool_size(const tw_spool *s, size_t channel);
 bool tw_spool_copy(tw_spool *s, size_t channel, tw_output *out);
 /* errno of the first failure (ENOMEM when out of memory), 0 if none. */
 int tw_spool_error(const tw_spool *s);
+/* The first failure in words: its strerror(), or "cannot create a temporary
+ * file in 'DIR': ..." when that is what failed. */
+const char *tw_spool_error_text(tw_spool *s);
 void tw_spool_free(tw_spool *s);
+
+/* An anonymous temporary file, read and write, in $TMPDIR (when set and not
+ * empty) or /tmp; it is removed from the directory at once, so it goes
+ * away when closed.  NULL with errno set on failure. */
+FILE *tw_tmpfile(void);
+/* The directory tw_tmpfile() uses. */
+const char *tw_tmpdir(void);
 
 #endif

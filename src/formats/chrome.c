@@ -190,7 +190,7 @@ static void finish(chrome_writer *w, const cthread *t) {
         !tw_spool_write(w->spool, ch, p, n)) {
         if (!w->failed)
             tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL, "cannot keep the threads' events: %s",
-                      strerror(w->ev->err ? w->ev->err : tw_spool_error(w->spool)));
+                      w->ev->err ? strerror(w->ev->err) : tw_spool_error_text(w->spool));
         w->failed = true;
     }
     w->ev->len = 0;
@@ -374,7 +374,7 @@ static int chrome_end(void *state) {
         any = true;
         if (!tw_spool_copy(w->spool, i, o)) {
             tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL, "cannot read back the threads' events: %s",
-                      strerror(tw_spool_error(w->spool)));
+                      tw_spool_error_text(w->spool));
             return TW_ERR;
         }
     }

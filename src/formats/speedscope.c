@@ -93,7 +93,7 @@ static void put(speedscope_writer *w, char type, const tw_frame *f, int64_t at) 
     if (!tw_spool_write(w->spool, ti, buf, (size_t)n)) {
         if (!w->failed)
             tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL, "cannot keep the profiles' events: %s",
-                      strerror(tw_spool_error(w->spool)));
+                      tw_spool_error_text(w->spool));
         w->failed = true;
     }
 }
@@ -213,7 +213,7 @@ static int speedscope_end(void *state) {
         tw_out_str(o, ",\"events\":[");
         if (!tw_spool_copy(w->spool, i, o)) {
             tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL, "cannot read back the profiles' events: %s",
-                      strerror(tw_spool_error(w->spool)));
+                      tw_spool_error_text(w->spool));
             return TW_ERR;
         }
         tw_out_str(o, "\n]}");

@@ -14,7 +14,7 @@
  * repaired as 'tracewright stats' repairs it (counted in the loss ledger).
  * The flame graph is a tree keyed by (parent, name): memory grows with the
  * distinct stacks, not with the input.  The flame chart spools each closed
- * invocation to a tmpfile() (48 bytes) and draws them at the end, when the
+ * invocation to a tw_tmpfile() (48 bytes) and draws them at the end, when the
  * time span is known.  Frames narrower than --svg-min-width are left out and
  * counted.
  *
@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "core/names.h"
+#include "core/spool.h"
 #include "formats.h"
 #include "tracewright/stats.h"
 
@@ -379,9 +380,10 @@ static int svg_begin(const tw_write_ctx *ctx, void **state) {
         svg_free(w);
         return TW_ERR;
     }
-    if (w->chart && !(w->spool = tmpfile())) {
+    if (w->chart && !(w->spool = tw_tmpfile())) {
         tw_report(ctx->diag, TW_R_IO_ERROR, NULL,
-                  "cannot create a temporary file for the flame chart: %s", strerror(errno));
+                  "cannot create a temporary file in '%s' for the flame chart: %s", tw_tmpdir(),
+                  strerror(errno));
         svg_free(w);
         return TW_ERR;
     }

@@ -25,6 +25,7 @@
 #include <strings.h>
 
 #include "core/evq.h"
+#include "core/spool.h"
 #include "text1.h"
 
 /* ---- templates ----------------------------------------------------------- */
@@ -1718,10 +1719,11 @@ int t1_write_begin(const tw_write_ctx *ctx, bool binary, void **state) {
     w->k_source = tw_intern_cstr(ctx->strtab, "source");
     w->stats = tw_stats_new(&w->quiet);
     if (!w->k_source || !w->stats) goto oom;
-    w->spool = tmpfile();
+    w->spool = tw_tmpfile();
     if (!w->spool) {
         tw_report(ctx->diag, TW_R_IO_ERROR, NULL,
-                  "cannot create a temporary file for the timeline: %s", strerror(errno));
+                  "cannot create a temporary file in '%s' for the timeline: %s", tw_tmpdir(),
+                  strerror(errno));
         goto fail;
     }
     if (ctx->info->has_origin) tw_loss_add(ctx->loss, "wall-clock origin dropped", 1);

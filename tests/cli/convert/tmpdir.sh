@@ -1,0 +1,22 @@
+# the writers' temporary files go to $TMPDIR (chrome's spool of each
+# thread's events, which takes to disk what passes 64 KiB; svg's flame chart;
+# the text1 timeline): a directory
+# that does not exist is an io-error naming the cause; one that does gets
+# the file, which leaves nothing behind.  The log is synthetic (awk).
+awk 'BEGIN {
+    print "Process id is 9"
+    for (i = 0; i < 4000; i++) printf "%06d %d { a scope name long enough to fill a chunk\n%06d %d } a scope name long enough to fill a chunk\n", i, 1 + i % 2, i, 1 + i % 2
+    print "closing log file at 004000"
+}' >big_9.log
+mkdir tmp
+TMPDIR=$PWD/tmp tracewright convert -t chrome big_9.log -o out.json; echo "exit $?"
+echo "left in tmp: $(ls -A tmp | wc -l | tr -d ' '); events: $(grep -c '"ph":"[BE]"' out.json)"
+TMPDIR=missing tracewright convert -t chrome big_9.log -o out2.json; echo "exit $?"
+test -e out2.json && echo "out2.json left behind"
+# the flame chart's and the text1 timeline's temporary files, made at once
+TMPDIR=missing tracewright convert -t svg --flamechart big_9.log -o out.svg; echo "svg: exit $?"
+TMPDIR=missing tracewright convert -t text1 big_9.log -o out.text1; echo "text1: exit $?"
+TMPDIR=$PWD/tmp tracewright convert -t svg --flamechart big_9.log -o out.svg
+echo "svg in tmp: exit $?"
+echo "left in tmp: $(ls -A tmp | wc -l | tr -d ' ')"
+true
