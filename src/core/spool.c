@@ -60,13 +60,12 @@ FILE *tw_tmpfile(void) {
     size_t n = strlen(dir);
     while (n > 1 && dir[n - 1] == '/') n--;
     static const char leaf[] = "/tracewright-XXXXXX";
-    char *path = malloc(n + sizeof leaf);
+    char *path = n < 4096 ? malloc(n + sizeof leaf) : NULL;
     if (!path) {
-        errno = ENOMEM;
+        errno = n < 4096 ? ENOMEM : ENAMETOOLONG;
         return NULL;
     }
-    memcpy(path, dir, n);
-    memcpy(path + n, leaf, sizeof leaf);
+    snprintf(path, n + sizeof leaf, "%.*s%s", (int)n, dir, leaf);
     int fd = mkstemp(path);
     int err = errno;
     if (fd >= 0) unlink(path);
