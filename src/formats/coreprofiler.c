@@ -1809,7 +1809,8 @@ static const tw_format cp_format = {
     .aliases = cp_aliases,
     .extensions = cp_exts,
     .description = "Samsung CoreProfiler TraceLog (Tizen .NET)",
-    .flags = TW_FMT_TEXT | TW_FMT_THREADS | TW_FMT_ORIGIN | TW_FMT_WRITER_INTERNS,
+    .flags = TW_FMT_TEXT | TW_FMT_THREADS | TW_FMT_ORIGIN | TW_FMT_WRITER_INTERNS |
+             TW_FMT_WRITER_TRANSIENT,
     .options = cp_options,
     .probe = cp_probe,
     .read_open = cp_open,

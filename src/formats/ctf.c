@@ -360,7 +360,8 @@ static const tw_format ctf_format = {
     .name = "ctf",
     .extensions = ctf_exts,
     .description = "CTF 1.8 trace directory (babeltrace2, Trace Compass); needs -o DIR",
-    .flags = TW_FMT_BINARY | TW_FMT_THREADS | TW_FMT_ORIGIN | TW_FMT_DIRECTORY,
+    .flags = TW_FMT_BINARY | TW_FMT_THREADS | TW_FMT_ORIGIN | TW_FMT_DIRECTORY |
+             TW_FMT_WRITER_TRANSIENT,
     .write_begin = ctf_begin,
     .write_event = ctf_event,
     .write_end = ctf_end,
