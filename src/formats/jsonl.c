@@ -327,6 +327,7 @@ typedef struct jsonl_reader {
     bool have_first;        /* an event parsed from the first line */
     tw_event first;
     tw_u64map warned_keys;  /* unknown keys already reported (interned id) */
+    tw_buf tname;           /* the last instant's transient name (ctx.transient_names) */
 } jsonl_reader;
 
 enum field {
@@ -622,7 +623,15 @@ static int parse_line(jsonl_reader *r, const tw_line *l, tw_event *ev, bool allo
     ev->pid = (uint32_t)vals[F_PID].u;
     ev->tid = vals[F_TID].u;
     const jval *nm = have[F_NAME64] ? &vals[F_NAME64] : &vals[F_NAME];
-    ev->name = tw_intern(r->ctx.strtab, nm->s, nm->n);
+    if (kind == TW_INSTANT && r->ctx.transient_names && nm->n < UINT32_MAX) {
+        /* an instant's name may be free text: not kept in the table */
+        tw_buf_clear(&r->tname);
+        ev->name = tw_buf_reserve(&r->tname, tw_transient_size(nm->n))
+                       ? tw_transient_make(r->tname.p, nm->s, nm->n)
+                       : NULL;
+    } else {
+        ev->name = tw_intern(r->ctx.strtab, nm->s, nm->n);
+    }
     if (have[F_CAT] || have[F_CAT64]) {
         const jval *c = have[F_CAT64] ? &vals[F_CAT64] : &vals[F_CAT];
         ev->cat = tw_intern(r->ctx.strtab, c->s, c->n);
@@ -700,6 +709,7 @@ static int jsonl_next(void *state, tw_event *ev) {
 static void jsonl_close(void *state) {
     jsonl_reader *r = state;
     tw_buf_free(&r->scratch);
+    tw_buf_free(&r->tname);
     tw_u64map_free(&r->warned_keys);
     free(r->attrs);
     free(r->attr_b64);

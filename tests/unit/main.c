@@ -12,7 +12,7 @@
     X(diag_rules) X(registry_lookup) X(detect_formats) X(options)                       \
     X(rtl_header) X(rtl_records) X(rtl_messages) X(rtl_subscopes_option)                \
     X(rtl_wraparound) X(rtl_bad_lines) X(rtl_interleaved) X(rtl_interleaved_deep) X(rtl_pid_from_name)          \
-    X(rtl_trailer_reopen) X(rtl_writer) X(writer_losses) X(writer_extremes) X(rtl_writer_ambiguities) X(name_limit) X(rtl_transient_names)                                               \
+    X(rtl_trailer_reopen) X(rtl_writer) X(writer_losses) X(writer_extremes) X(rtl_writer_ambiguities) X(name_limit) X(transient_names)                                               \
     X(lms_basic) X(lms_negative_diff) X(lms_mapping_problems) X(lms_largest_id) X(lms_legacy)            \
     X(lms_bad_lines) X(lms_writer)                                                      \
     X(jsonl_reader_fields) X(jsonl_reader_strings) X(jsonl_reader_errors)              \

@@ -523,50 +523,67 @@ void test_name_limit(void) {
     }
 }
 
-void test_rtl_transient_names(void) {
-    /* a consumer that takes transient names gets each message's text as a
-     * name outside the string table, valid until the next event; the table
-     * then holds the same strings however many distinct texts there are,
-     * and a repeated text is still the same bytes */
-    static const char text[] = "Process id is 5\n"
-                               "000001 1 { scope\n"
-                               "000002 1 | ctx : first text\n"
-                               "000003 1 | ctx : second text\n"
-                               "000003 2 | : first text\n"
-                               "000004 1 } scope\n"
-                               "closing log file at 000005\n";
-    static const char *const names[] = {"scope", "first text", "second text", "first text",
-                                        "scope"};
-    size_t counts[2];
-    for (int transient = 0; transient < 2; transient++) {
-        tu_diags d;
-        tu_diags_init(&d);
-        tw_strtab *st = tw_strtab_new();
-        tw_input *in;
-        tw_reader *r;
-        CHECK(tw_input_open_mem(text, strlen(text), "t_5.log", NULL, &d.sink, &in) == 0);
-        CHECK(tw_reader_open_ex(tw_format_find("rtl"), in, st, &d.sink, NULL,
-                                transient ? TW_READ_TRANSIENT_NAMES : 0, &r) == TW_OK);
-        tw_event e;
-        int n = 0, rc;
-        while ((rc = tw_reader_next(r, &e)) == TW_OK) {
-            if (n < 5) {
-                CHECK_MEM(e.name->s, e.name->len, names[n]);
-                CHECK_EQ_I(e.name->s[e.name->len], 0);
-                bool message = e.kind == TW_INSTANT;
-                CHECK(tw_str_transient(e.name) == (transient && message));
-                if (!tw_str_transient(e.name)) CHECK(tw_strtab_at(st, e.name->id) == e.name);
+void test_transient_names(void) {
+    /* a consumer that takes transient names gets each instant's name (an RTL
+     * message's text, a jsonl instant's name) outside the string table,
+     * valid until the next event; the table then holds the same strings
+     * however many distinct texts there are, and a repeated text is still
+     * the same bytes */
+    static const struct {
+        const char *fmt, *text;
+        const char *names[5];
+        int events;  /* and the trailer's trace_end, for rtl */
+    } cases[] = {
+        {"rtl",
+         "Process id is 5\n"
+         "000001 1 { scope\n"
+         "000002 1 | ctx : first text\n"
+         "000003 1 | ctx : second text\n"
+         "000003 2 | : first text\n"
+         "000004 1 } scope\n"
+         "closing log file at 000005\n",
+         {"scope", "first text", "second text", "first text", "scope"}, 6},
+        {"jsonl",
+         "{\"ts\":1,\"kind\":\"begin\",\"pid\":0,\"tid\":1,\"name\":\"scope\"}\n"
+         "{\"ts\":2,\"kind\":\"instant\",\"pid\":0,\"tid\":1,\"name\":\"first text\"}\n"
+         "{\"ts\":3,\"kind\":\"instant\",\"pid\":0,\"tid\":1,\"name\":\"second text\"}\n"
+         "{\"ts\":3,\"kind\":\"instant\",\"pid\":0,\"tid\":2,\"name\":\"first text\"}\n"
+         "{\"ts\":4,\"kind\":\"end\",\"pid\":0,\"tid\":1,\"name\":\"scope\"}\n",
+         {"scope", "first text", "second text", "first text", "scope"}, 5},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        size_t counts[2];
+        for (int transient = 0; transient < 2; transient++) {
+            tu_diags d;
+            tu_diags_init(&d);
+            tw_strtab *st = tw_strtab_new();
+            tw_input *in;
+            tw_reader *r;
+            CHECK(tw_input_open_mem(cases[c].text, strlen(cases[c].text), "t_5.log", NULL,
+                                    &d.sink, &in) == 0);
+            CHECK(tw_reader_open_ex(tw_format_find(cases[c].fmt), in, st, &d.sink, NULL,
+                                    transient ? TW_READ_TRANSIENT_NAMES : 0, &r) == TW_OK);
+            tw_event e;
+            int n = 0, rc;
+            while ((rc = tw_reader_next(r, &e)) == TW_OK) {
+                if (n < 5) {
+                    CHECK_MEM(e.name->s, e.name->len, cases[c].names[n]);
+                    CHECK_EQ_I(e.name->s[e.name->len], 0);
+                    bool message = e.kind == TW_INSTANT;
+                    CHECK(tw_str_transient(e.name) == (transient && message));
+                    if (!tw_str_transient(e.name)) CHECK(tw_strtab_at(st, e.name->id) == e.name);
+                }
+                n++;
             }
-            n++;
+            CHECK_EQ_I(rc, TW_EOF);
+            CHECK_EQ_I(n, cases[c].events);
+            CHECK_EQ_I(d.n, 0);
+            counts[transient] = tw_strtab_count(st);
+            tw_reader_close(r);
+            tw_input_close(in);
+            tw_strtab_free(st);
         }
-        CHECK_EQ_I(rc, TW_EOF);
-        CHECK_EQ_I(n, 6);  /* and the trailer's trace_end */
-        CHECK_EQ_I(d.n, 0);
-        counts[transient] = tw_strtab_count(st);
-        tw_reader_close(r);
-        tw_input_close(in);
-        tw_strtab_free(st);
+        /* the two distinct texts are the only strings left out */
+        CHECK_EQ_U(counts[0], counts[1] + 2);
     }
-    /* the two distinct texts are the only strings left out */
-    CHECK_EQ_U(counts[0], counts[1] + 2);
 }

@@ -15,9 +15,16 @@ wc -l <out.jsonl   # a conversion that stops writes nothing
 tracewright validate --max-names 1000 names.csv
 echo "exit $?"
 # the same from the other text readers
-awk 'BEGIN { for (i = 0; i < 2000; i++) printf "{\"ts\":%d,\"kind\":\"instant\",\"pid\":1,\"tid\":1,\"name\":\"n%d\"}\n", i, i }' >names.jsonl
+awk 'BEGIN { for (i = 0; i < 2000; i++) printf "{\"ts\":%d,\"kind\":\"begin\",\"pid\":1,\"tid\":1,\"name\":\"n%d\"}\n", i, i }' >names.jsonl
 tracewright stats --max-names 1000 names.jsonl >/dev/null
 echo "exit $?"
+# an instant's name is free text (a message): stats keeps none, so 2000
+# distinct ones fit under the cap (and take no memory); a conversion to
+# stacktrack, which keeps checkpoints by name, stops at the cap
+sed 's/"begin"/"instant"/' names.jsonl >instants.jsonl
+tracewright stats --max-names 1000 instants.jsonl >/dev/null
+echo "instants: exit $?"
+tracewright convert -t stacktrack --max-names 1000 instants.jsonl -o out.st 2>&1 | grep -c limit-exceeded
 # a binary reader stops the same way, at the record whose name does not
 # fit; a reader whose own names do not fit says so
 cp "$EXAMPLES/file-sink_20251121_083000_060C_1.tlg" sink.tlg
