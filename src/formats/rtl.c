@@ -302,10 +302,11 @@ static bool parse_record(rtl_reader *r, const tw_line *l, size_t at, bool nested
                 tw_report(r->ctx.diag, TW_R_RTL_INTERLEAVED, &loc,
                           "line taken as the text of the message interrupted on line %llu",
                           (unsigned long long)r->split_line);
-                r->split_ev.name = intern(r, s, n, &loc);
-                if (!r->split_ev.name) r->split_ev.name = r->empty;
-                flush_split(r);
-                return true;
+                r->split = false;
+                tw_event *e = push(r);
+                if (!e) return false;
+                *e = r->split_ev;
+                return name_message(r, e, s, n, &loc);
             }
             if (!l->eol)  /* the writer was killed in the middle of this line */
                 tw_report(r->ctx.diag, TW_R_TRUNCATED_FILE, &loc,

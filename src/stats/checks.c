@@ -61,7 +61,7 @@ typedef struct thread_name {
 struct tw_xcheck {
     unsigned checks;  /* TW_CHECK_* */
     tw_u64map utf8_ok; /* interned string id + 1 already checked */
-    tw_u64map utf8_bad; /* tw_hash of the transient names reported */
+    tw_u64map utf8_bad; /* tw_hash of the texts reported as not UTF-8 */
     claim *claims;
     size_t nclaims, cap;
     tw_u64map claim_of;  /* hash of (pid, name, context) -> claim index + 1 */
@@ -224,21 +224,20 @@ static void utf8(const char *what, const char *s, size_t n, const tw_event *ev,
               what, shown, o >= 180 ? "..." : "", i + 1, u[i]);
 }
 
-/* Check an interned string once; a transient one each time, reported once
- * per distinct text as if it were interned. */
+/* Check an interned string once (by id), a transient one each time; a text
+ * that is not UTF-8 is reported once whatever carries it (by its hash, as
+ * the string table would know it). */
 static bool utf8_once(tw_xcheck *x, const char *what, const tw_str *s, const tw_event *ev,
                       tw_diag_sink *diag) {
-    if (tw_str_transient(s)) {
-        if (utf8_prefix(s->s, s->len) == s->len) return true;
-        uint64_t h = tw_hash(s->s, s->len);
-        if (tw_u64map_get(&x->utf8_bad, h)) return true;
-        utf8(what, s->s, s->len, ev, diag);
-        return tw_u64map_put(&x->utf8_bad, h, x);
-    }
+    bool transient = tw_str_transient(s);
     uint64_t key = (uint64_t)s->id + 1;
-    if (tw_u64map_get(&x->utf8_ok, key)) return true;
+    if (!transient && tw_u64map_get(&x->utf8_ok, key)) return true;
+    bool kept = transient || tw_u64map_put(&x->utf8_ok, key, x);
+    if (utf8_prefix(s->s, s->len) == s->len) return kept;
+    uint64_t h = transient ? tw_hash(s->s, s->len) : s->hash;
+    if (tw_u64map_get(&x->utf8_bad, h)) return kept;
     utf8(what, s->s, s->len, ev, diag);
-    return tw_u64map_put(&x->utf8_ok, key, x);
+    return kept && tw_u64map_put(&x->utf8_bad, h, x);
 }
 
 static bool check_utf8(tw_xcheck *x, const tw_event *ev, tw_diag_sink *diag) {

@@ -25,6 +25,13 @@ sed 's/"begin"/"instant"/' names.jsonl >instants.jsonl
 tracewright stats --max-names 1000 instants.jsonl >/dev/null
 echo "instants: exit $?"
 tracewright convert -t stacktrack --max-names 1000 instants.jsonl -o out.st 2>&1 | grep -c limit-exceeded
+# so do RTL messages, those whose text comes on a later line because another
+# thread's record was written into them included
+awk 'BEGIN { print "Process id is 3"
+             for (i = 0; i < 1500; i++) printf "%06d 1 | ctx : %06d 2 | c2 : plain %d\nsplit text %d\n", i, i, i, i
+             print "closing log file at 001500" }' >split_3.log
+tracewright stats --max-names 1000 split_3.log >/dev/null 2>&1
+echo "split messages: exit $?"
 # a binary reader stops the same way, at the record whose name does not
 # fit; a reader whose own names do not fit says so
 cp "$EXAMPLES/file-sink_20251121_083000_060C_1.tlg" sink.tlg

@@ -6,3 +6,7 @@
 printf 'Process id is 3\n000001 1 | c : Gr\374\337e\n000002 1 | c : Gr\374\337e\n000003 1 | c : caf\351\n000004 1 | c : ok\nclosing log file at 000005\n' >m_3.log
 tracewright validate m_3.log; echo "exit $?"
 tracewright validate --threads 2 m_3.log; echo "exit $?"
+# the same text as a message (line 2) and as a scope's name (lines 3, 4):
+# one report, whatever carries it
+printf 'Process id is 3\n000001 1 | c : caf\351\n000002 1 { caf\351\n000003 1 } caf\351\nclosing log file at 000004\n' >n_3.log
+tracewright validate n_3.log; echo "exit $?"
