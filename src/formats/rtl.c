@@ -205,11 +205,14 @@ static void trim(const char **s, size_t *n) {
 }
 
 /* Emit the interrupted message, with whatever text it has. */
-static void flush_split(rtl_reader *r) {
-    if (!r->split) return;
+/* Queue the message set aside, if any; the event queued (NULL if none, or
+ * out of memory: reported). */
+static tw_event *flush_split(rtl_reader *r) {
+    if (!r->split) return NULL;
     r->split = false;
     tw_event *e = push(r);
     if (e) *e = r->split_ev;
+    return e;
 }
 
 /* The `|` part: rest = "NAME : MESSAGE".  Returns false when nothing was
@@ -302,11 +305,8 @@ static bool parse_record(rtl_reader *r, const tw_line *l, size_t at, bool nested
                 tw_report(r->ctx.diag, TW_R_RTL_INTERLEAVED, &loc,
                           "line taken as the text of the message interrupted on line %llu",
                           (unsigned long long)r->split_line);
-                r->split = false;
-                tw_event *e = push(r);
-                if (!e) return false;
-                *e = r->split_ev;
-                return name_message(r, e, s, n, &loc);
+                tw_event *e = flush_split(r);
+                return e && name_message(r, e, s, n, &loc);
             }
             if (!l->eol)  /* the writer was killed in the middle of this line */
                 tw_report(r->ctx.diag, TW_R_TRUNCATED_FILE, &loc,
