@@ -251,7 +251,8 @@ void cli_reading_free(cli_reading *r) { tw_optset_free(r->fopts); }
 tw_source_opts cli_source_opts(const cli_reading *r) {
     tw_source_opts so = {.format = r->format, .opts = r->fopts,
                          .input = {.max_line = (size_t)r->maxline}, .threads = r->threads > 1,
-                         /* stats and validate keep no instant's name */
+                         /* stats, validate and compare keep no instant's
+                          * name; convert asks its writer */
                          .transient_names = true};
     return so;
 }

@@ -29,6 +29,15 @@ bool tw_buf_append(tw_buf *b, const void *p, size_t n) {
     return true;
 }
 
+bool tw_buf_transient(tw_buf *b, const void *s, size_t n, size_t *off) {
+    size_t need = tw_transient_size(n);
+    if (n >= UINT32_MAX || !tw_buf_reserve(b, need)) return false;
+    *off = b->len;
+    tw_transient_make(b->p + b->len, s, n);
+    b->len += need;
+    return true;
+}
+
 bool tw_grow_slow(void *arrayp, size_t *cap, size_t need, size_t elem, size_t first) {
     if (need <= *cap) return true;
     size_t nc = *cap ? *cap : first;

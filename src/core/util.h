@@ -154,6 +154,10 @@ static inline const tw_str *tw_transient_make(void *mem, const void *bytes, size
     t->s[len] = '\0';
     return t;
 }
+/* Append a transient string of (s, n) to b, whose length stays a multiple
+ * of 8 (its start is malloc'ed, so aligned); *off gets where it starts.
+ * False when out of memory or n does not fit a tw_str. */
+bool tw_buf_transient(tw_buf *b, const void *s, size_t n, size_t *off);
 
 /* ---- u64 -> pointer hash map (buf.c) ----------------------------------- */
 

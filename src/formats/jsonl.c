@@ -623,11 +623,12 @@ static int parse_line(jsonl_reader *r, const tw_line *l, tw_event *ev, bool allo
     ev->pid = (uint32_t)vals[F_PID].u;
     ev->tid = vals[F_TID].u;
     const jval *nm = have[F_NAME64] ? &vals[F_NAME64] : &vals[F_NAME];
-    if (kind == TW_INSTANT && r->ctx.transient_names && nm->n < UINT32_MAX) {
+    if (kind == TW_INSTANT && r->ctx.transient_names) {
         /* an instant's name may be free text: not kept in the table */
+        size_t off;
         tw_buf_clear(&r->tname);
-        ev->name = tw_buf_reserve(&r->tname, tw_transient_size(nm->n))
-                       ? tw_transient_make(r->tname.p, nm->s, nm->n)
+        ev->name = tw_buf_transient(&r->tname, nm->s, nm->n, &off)
+                       ? (const tw_str *)(void *)(r->tname.p + off)
                        : NULL;
     } else {
         ev->name = tw_intern(r->ctx.strtab, nm->s, nm->n);

@@ -157,11 +157,9 @@ static tw_event *push(rtl_reader *r) {
  * else interned.  False (reported, e taken back) on failure. */
 static bool name_message(rtl_reader *r, tw_event *e, const char *s, size_t n,
                          const tw_loc *loc) {
-    if (r->ctx.transient_names && n < UINT32_MAX) {
-        size_t off = r->tnames.len, need = tw_transient_size(n);
-        if (tw_buf_reserve(&r->tnames, need)) {
-            tw_transient_make(r->tnames.p + off, s, n);
-            r->tnames.len += need;
+    if (r->ctx.transient_names) {
+        size_t off;
+        if (tw_buf_transient(&r->tnames, s, n, &off)) {
             r->tname[r->qn - 1] = off + 1;
             e->name = r->empty;  /* until rtl_next hands it out */
             return true;
