@@ -37,6 +37,7 @@ struct tw_input {
     size_t len;
     void *map;
     size_t released;
+    uint64_t release_at;  /* pos from which release_behind has work to do */
     /* STREAM: buf[0..end) holds input bytes [base, base+end) */
     unsigned char *buf;
     size_t cap, end;
@@ -56,6 +57,7 @@ static tw_input *new_input(const char *name, const char *path,
                            const tw_input_opts *opts, tw_diag_sink *diag) {
     tw_input *in = calloc(1, sizeof *in);
     if (!in) return NULL;
+    in->release_at = UINT64_MAX;  /* nothing to give back unless mapped */
     in->name = strdup(name);
     in->path = path ? strdup(path) : NULL;
     if (!in->name || (path && !in->path)) {
@@ -147,6 +149,7 @@ int tw_input_open(const char *path, const tw_input_opts *opts,
                 in->map = m;
                 in->released = 0;
                 in->data = (const unsigned char *)m + (here - aligned);
+                in->release_at = RELEASE_STEP + RELEASE_KEEP - (uint64_t)(here - aligned);
                 in->len = (size_t)in->size;
                 /* the mapping length is kept in `cap` for munmap */
                 in->cap = maplen;
@@ -174,11 +177,10 @@ uint64_t tw_input_offset(const tw_input *in) { return in->pos; }
 
 /* ---- MAP / MEM ----------------------------------------------------------- */
 
-static void release_behind(tw_input *in) {
+static void release_pages(tw_input *in) {
+    size_t skew = (size_t)(in->data - (const unsigned char *)in->map);
 #ifdef MADV_DONTNEED
-    if (in->mode != MODE_MAP) return;
-    size_t consumed = (size_t)in->pos + (size_t)(in->data - (const unsigned char *)in->map);
-    if (consumed < in->released + RELEASE_STEP + RELEASE_KEEP) return;
+    size_t consumed = (size_t)in->pos + skew;
     long pg = sysconf(_SC_PAGESIZE);
     size_t upto = consumed - RELEASE_KEEP;
     if (pg > 0) upto -= upto % (size_t)pg;
@@ -186,9 +188,17 @@ static void release_behind(tw_input *in) {
         madvise((char *)in->map + in->released, upto - in->released, MADV_DONTNEED);
         in->released = upto;
     }
+    in->release_at = in->released + RELEASE_STEP + RELEASE_KEEP - skew;
 #else
-    (void)in;
+    (void)skew;
+    in->release_at = UINT64_MAX;
 #endif
+}
+
+/* Give back the mapped pages well behind the cursor (a compare per call
+ * until there is a step's worth). */
+static inline void release_behind(tw_input *in) {
+    if (in->pos >= in->release_at) release_pages(in);
 }
 
 /* ---- STREAM -------------------------------------------------------------- */

@@ -265,9 +265,9 @@ fail:
     return TW_ERR;
 }
 
-/* The next event of the merged stream, on whichever thread reads. */
-static int next_event(tw_source *s, tw_event *ev) {
-    if (s->n == 1) return tw_reader_next(s->v[0].rd, ev);
+/* The next event of several inputs merged (kept out of next_event, so
+ * that the single input's path stays a plain call). */
+static int merge_next(tw_source *s, tw_event *ev) {
     if (s->last < s->n) {
         int rc = pull(s, s->last);
         if (rc == TW_ERR) return TW_ERR;
@@ -280,6 +280,11 @@ static int next_event(tw_source *s, tw_event *ev) {
     s->last = i;
     check_thread(s, i, ev);
     return TW_OK;
+}
+
+/* The next event of the stream, on whichever thread reads. */
+static inline int next_event(tw_source *s, tw_event *ev) {
+    return s->n == 1 ? tw_reader_next(s->v[0].rd, ev) : merge_next(s, ev);
 }
 
 static int pump_next(void *user, tw_event *ev) { return next_event(user, ev); }

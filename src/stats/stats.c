@@ -35,13 +35,21 @@ static inline int64_t sat_add(int64_t a, int64_t b) {
     return b > 0 ? INT64_MAX : INT64_MIN;
 }
 
-void tw_stat_add(tw_stat *s, int64_t v, bool to_total) {
-    if (s->n == 0 || v < s->min) s->min = v;
-    if (s->n == 0 || v > s->max) s->max = v;
+/* tw_stat_add, inlined into the hooks below that run once per scope */
+static inline void stat_add(tw_stat *s, int64_t v, bool to_total) {
+    if (s->n == 0) {
+        s->min = s->max = v;
+    } else if (v < s->min) {
+        s->min = v;
+    } else if (v > s->max) {
+        s->max = v;
+    }
     s->n++;
     s->sum = sat_add(s->sum, v);
     if (to_total) s->total = sat_add(s->total, v);
 }
+
+void tw_stat_add(tw_stat *s, int64_t v, bool to_total) { stat_add(s, v, to_total); }
 
 void tw_stat_merge(tw_stat *into, const tw_stat *from) {
     if (from->n == 0) return;
@@ -110,11 +118,11 @@ static void on_open(void *user, const tw_frame *f) {
     tw_scope_stats *row = &s->rows[i];
     row_state *st = &s->state[i];
     row->count++;
-    if (st->have_entry) tw_stat_add(&row->period, interval(s, f, st->last_entry, "entry"), false);
+    if (st->have_entry) stat_add(&row->period, interval(s, f, st->last_entry, "entry"), false);
     st->have_entry = true;
     st->last_entry = f->begin;
     if (st->active == 0 && st->have_exit)
-        tw_stat_add(&row->outside, interval(s, f, st->last_exit, "exit"), true);
+        stat_add(&row->outside, interval(s, f, st->last_exit, "exit"), true);
     st->active++;
 }
 
@@ -128,9 +136,9 @@ static void on_close(void *user, const tw_frame *f, int64_t end, tw_close_how ho
     if (st->active) st->active--;
     if (how != TW_CLOSED_BY_END) row->incomplete++;
     bool outermost = st->active == 0;
-    tw_stat_add(&row->net, t->net, true);
-    tw_stat_add(&row->gross, t->gross, outermost);
-    tw_stat_add(&row->call, t->call, outermost);
+    stat_add(&row->net, t->net, true);
+    stat_add(&row->gross, t->gross, outermost);
+    stat_add(&row->call, t->call, outermost);
     if (outermost) {
         st->have_exit = true;
         st->last_exit = end;
