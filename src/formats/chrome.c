@@ -10,8 +10,8 @@
  *   "otherData":{"generator":"tracewright 0.1.0","source_format":"rtl",...}}
  *
  * One event per line, each thread's events together (the DevTools trace
- * engine pairs B and E in file order across threads); until the end they
- * wait in a spool.  Scopes are B/E pairs (never X, so never mixed) made
+ * engine pairs B and E in file order across threads): the first thread's
+ * go straight to the output, the others' wait in a spool until the end.  Scopes are B/E pairs (never X, so never mixed) made
  * by the pairing engine: every E repeats its B's name and category, and
  * input that does not nest is repaired the way `stats` repairs it, so the
  * output always nests.  Time on a thread never goes backwards in the output:
@@ -51,7 +51,9 @@ typedef struct chrome_writer {
     bool have_base;
     tw_output *ev;            /* the event being written */
     tw_json_names names;      /* which names need no escaping */
-    tw_spool *spool;          /* each thread's events, until the end */
+    tw_spool *spool;          /* the other threads' events, until the end */
+    bool head;                /* the output's opening was written */
+    bool direct;              /* and an event of the first thread after it */
     tw_buf meta;              /* otherData.metadata entries, JSON */
     uint64_t nmeta;
     bool failed;
@@ -177,14 +179,23 @@ static void put_args(chrome_writer *w, const tw_event *ev, bool value) {
     tw_out_putc(o, '}');
 }
 
+static const char HEAD[] = "{\"traceEvents\":[";
+
 /* Close the event being written and put it after the others of thread t:
  * viewers such as the DevTools trace engine want each thread's B/E events
- * together, not interleaved with other threads'. */
+ * together, not interleaved with other threads'.  The first thread's come
+ * first in the output, so they are written at once; the others wait. */
 static void finish(chrome_writer *w, const cthread *t) {
     tw_out_putc(w->ev, '}');
     size_t ch = (size_t)(t - w->threads), n;
     const char *p = tw_output_mem_data(w->ev, &n);
-    if (w->ev->err ||
+    if (ch == 0 && !w->ev->err) {
+        tw_output *o = w->ctx.out;
+        if (!w->head) tw_out_str(o, HEAD);
+        tw_out_str(o, w->direct ? ",\n" : "\n");
+        tw_out_write(o, p, n);
+        w->head = w->direct = true;
+    } else if (w->ev->err ||
         !tw_spool_write(w->spool, ch, tw_spool_size(w->spool, ch) ? ",\n" : "\n",
                         tw_spool_size(w->spool, ch) ? 2 : 1) ||
         !tw_spool_write(w->spool, ch, p, n)) {
@@ -366,9 +377,9 @@ static int chrome_end(void *state) {
     if (w->failed) return TW_ERR;
     /* the events, thread by thread */
     tw_output *o = w->ctx.out;
-    tw_out_str(o, "{\"traceEvents\":[");
-    bool any = false;
-    for (size_t i = 0; i < w->map.n; i++) {
+    if (!w->head) tw_out_str(o, HEAD);
+    bool any = w->direct;
+    for (size_t i = 1; i < w->map.n; i++) {
         if (!tw_spool_size(w->spool, i)) continue;
         if (any) tw_out_putc(o, ',');
         any = true;
