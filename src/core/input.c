@@ -177,7 +177,7 @@ uint64_t tw_input_offset(const tw_input *in) { return in->pos; }
 
 /* ---- MAP / MEM ----------------------------------------------------------- */
 
-static void release_pages(tw_input *in) {
+static TW_NOINLINE void release_pages(tw_input *in) {
     size_t skew = (size_t)(in->data - (const unsigned char *)in->map);
 #ifdef MADV_DONTNEED
     size_t consumed = (size_t)in->pos + skew;
@@ -262,7 +262,28 @@ static void too_long(tw_input *in, uint64_t offset) {
     in->lineno++;
 }
 
-static int getline_mem(tw_input *in, tw_line *line) {
+/* A line longer than the limit at the cursor: report it and skip to the
+ * next LF, giving back the pages behind, so that memory stays bounded
+ * whatever the line's length. */
+static TW_NOINLINE void skip_long_mem(tw_input *in, size_t look) {
+    too_long(in, in->pos);
+    in->pos += look;
+    while (in->pos < in->len) {
+        release_behind(in);
+        const unsigned char *s = in->data + in->pos;
+        size_t avail = in->len - (size_t)in->pos;
+        size_t step = avail < RELEASE_STEP ? avail : RELEASE_STEP;
+        const unsigned char *nl = memchr(s, '\n', step);
+        if (nl) {
+            in->pos += (size_t)(nl - s) + 1;
+            break;
+        }
+        in->pos += step;
+    }
+    release_behind(in);
+}
+
+static inline int getline_mem(tw_input *in, tw_line *line) {
     for (;;) {
         if (in->pos >= in->len) return 0;
         const unsigned char *s = in->data + in->pos;
@@ -271,22 +292,7 @@ static int getline_mem(tw_input *in, tw_line *line) {
         size_t look = avail <= in->max_line ? avail : in->max_line + 1;
         const unsigned char *nl = memchr(s, '\n', look);
         if (!nl && look < avail) {
-            /* too long: skip to the next LF, giving back the pages behind,
-             * so that memory stays bounded whatever the line's length */
-            too_long(in, in->pos);
-            in->pos += look;
-            while (in->pos < in->len) {
-                release_behind(in);
-                s = in->data + in->pos;
-                avail = in->len - (size_t)in->pos;
-                size_t step = avail < RELEASE_STEP ? avail : RELEASE_STEP;
-                if ((nl = memchr(s, '\n', step))) {
-                    in->pos += (size_t)(nl - s) + 1;
-                    break;
-                }
-                in->pos += step;
-            }
-            release_behind(in);
+            skip_long_mem(in, look);
             continue;
         }
         size_t len = nl ? (size_t)(nl - s) : avail;
@@ -297,7 +303,7 @@ static int getline_mem(tw_input *in, tw_line *line) {
     }
 }
 
-static int getline_stream(tw_input *in, tw_line *line) {
+static TW_NOINLINE int getline_stream(tw_input *in, tw_line *line) {
     size_t scanned = 0;  /* bytes after the cursor known to hold no LF */
     bool skipping = false;
     for (;;) {
