@@ -144,6 +144,31 @@ void test_parse_numbers(void) {
     CHECK(!ovf);
     CHECK_EQ_U(tw_scan_u64("99999999999999999999x", 21, &u, &ovf), 20);
     CHECK(ovf);
+    /* the eight-digits-at-once path against the digit-by-digit one: every
+     * count of leading digits followed by bytes around the digits' range
+     * ('/' ':' and bytes that carry when 6 is added), and the lengths
+     * around 8 */
+    static const char stops[] = {'/', ':', ' ', 0, '\xfa', '\xff', '?', '\x39' + 0x10};
+    unsigned seed = 12345;
+    for (size_t len = 0; len <= 24; len++) {
+        for (size_t lead = 0; lead <= len; lead++) {
+            for (size_t k = 0; k < sizeof stops; k++) {
+                char buf[32];
+                for (size_t j = 0; j < len; j++) {
+                    seed = seed * 1103515245u + 12345u;
+                    buf[j] = (char)('0' + (seed >> 16) % 10);
+                }
+                if (lead < len) buf[lead] = stops[k];
+                uint64_t want, got;
+                bool wovf, govf;
+                size_t wn = tw_scan_u64_long(buf, len, &want, &wovf);
+                size_t gn = tw_scan_u64(buf, len, &got, &govf);
+                CHECK_EQ_U(gn, wn);
+                CHECK_EQ_U(got, want);
+                CHECK(govf == wovf);
+            }
+        }
+    }
 }
 
 void test_utf8_validation(void) {
