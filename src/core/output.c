@@ -218,17 +218,24 @@ static size_t fmt_u64(uint64_t v, char *end) {
         "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
         "8081828384858687888990919293949596979899";
     char *p = end;
-    while (v >= 100) {
+    while (v > UINT32_MAX) {
         unsigned d = (unsigned)(v % 100);
         v /= 100;
         p -= 2;
         memcpy(p, pairs + 2 * d, 2);
     }
-    if (v >= 10) {
+    uint32_t x = (uint32_t)v;  /* the rest in 32-bit arithmetic: cheaper */
+    while (x >= 100) {
+        unsigned d = x % 100;
+        x /= 100;
         p -= 2;
-        memcpy(p, pairs + 2 * v, 2);
+        memcpy(p, pairs + 2 * d, 2);
+    }
+    if (x >= 10) {
+        p -= 2;
+        memcpy(p, pairs + 2 * x, 2);
     } else {
-        *--p = (char)('0' + v);
+        *--p = (char)('0' + x);
     }
     return (size_t)(end - p);
 }
