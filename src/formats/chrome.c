@@ -31,6 +31,8 @@
 
 typedef struct cthread {
     uint64_t wtid;    /* the tid written */
+    char ids[48];     /* ,"pid":P,"tid":T as every event of the thread ends */
+    size_t nids;
     int64_t last;     /* the latest ts written on the thread */
     bool have_last;
     bool named;       /* a thread_name was written */
@@ -93,6 +95,9 @@ static cthread *thread_of(chrome_writer *w, uint32_t pid, uint64_t tid) {
             want = w->next_wtid--;
         t->wtid = want;
         if (!tw_u64map_put(&w->taken, (uint64_t)pid << 32 | want, t)) return NULL;
+        int n = snprintf(t->ids, sizeof t->ids, ",\"pid\":%lu,\"tid\":%llu", (unsigned long)pid,
+                         (unsigned long long)want);
+        t->nids = n > 0 && (size_t)n < sizeof t->ids ? (size_t)n : 0;
     }
     return t;
 }
@@ -111,9 +116,10 @@ static void put_ts(tw_output *o, int64_t ns) {
     tw_out_write(o, d, n);
 }
 
-/* Start an event object: {"ph":"X","name":...[,"cat":...][,"ts":...],"pid":..,"tid":.. */
+/* Start an event object: {"ph":"X","name":...[,"cat":...][,"ts":...],"pid":..,"tid":..
+ * (the thread's ids, formatted once) */
 static void start(chrome_writer *w, char ph, const tw_str *name, const tw_str *cat, cthread *t,
-                  uint32_t pid, const int64_t *ts) {
+                  const int64_t *ts) {
     tw_output *o = w->ev;
     tw_out_str(o, "{\"ph\":\"");
     tw_out_putc(o, ph);
@@ -135,10 +141,7 @@ static void start(chrome_writer *w, char ph, const tw_str *name, const tw_str *c
         tw_out_str(o, ",\"ts\":");
         put_ts(o, tw_view_time(v, w->base));
     }
-    tw_out_str(o, ",\"pid\":");
-    tw_out_u64(o, pid);
-    tw_out_str(o, ",\"tid\":");
-    tw_out_u64(o, t->wtid);
+    tw_out_write(o, t->ids, t->nids);
 }
 
 /* ,"args":{...} with an event's message, attributes and counter value
@@ -214,7 +217,7 @@ static void on_open(void *user, const tw_frame *f) {
         oom(w);
         return;
     }
-    start(w, 'B', f->name, f->cat, t, f->pid, &f->begin);
+    start(w, 'B', f->name, f->cat, t, &f->begin);
     if (w->cur && w->cur->kind == TW_BEGIN) put_args(w, w->cur, false);
     finish(w, t);
 }
@@ -229,7 +232,7 @@ static void on_close(void *user, const tw_frame *f, int64_t end, tw_close_how ho
         oom(w);
         return;
     }
-    start(w, 'E', f->name, f->cat, t, f->pid, &end);
+    start(w, 'E', f->name, f->cat, t, &end);
     /* the end event's own data, on the scope it ends (viewers merge it) */
     if (w->cur && w->cur->kind == TW_END && w->cur->name == f->name && !w->end_used) {
         put_args(w, w->cur, false);
@@ -326,14 +329,14 @@ static int chrome_event(void *state, const tw_event *ev) {
         }
         break;
     case TW_INSTANT:
-        start(w, 'i', ev->name, ev->cat, t, ev->pid, &ev->ts);
+        start(w, 'i', ev->name, ev->cat, t, &ev->ts);
         tw_out_str(w->ev, ",\"s\":\"t\"");
         put_args(w, ev, false);
         finish(w, t);
         if (tw_pairing_event(w->pairing, ev) != TW_OK) oom(w);  /* the thread's time */
         break;
     case TW_COUNTER:
-        start(w, 'C', ev->name, ev->cat, t, ev->pid, &ev->ts);
+        start(w, 'C', ev->name, ev->cat, t, &ev->ts);
         put_args(w, ev, ev->has_value);
         finish(w, t);
         if (tw_pairing_event(w->pairing, ev) != TW_OK) oom(w);  /* the thread's time */

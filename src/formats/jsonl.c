@@ -719,10 +719,32 @@ static void jsonl_close(void *state) {
 
 /* ---- writer -------------------------------------------------------------- */
 
+/* "pid":P,"tid":T of a thread, formatted once: a few threads write most
+ * events, so each keeps its text in a slot by (tid ^ pid) % 16. */
+typedef struct ids_slot {
+    uint32_t pid;
+    uint64_t tid;
+    size_t n;  /* 0: empty */
+    char s[48];
+} ids_slot;
+
 typedef struct jsonl_writer {
     tw_write_ctx ctx;
     tw_json_names names;  /* which names need no escaping */
+    ids_slot ids[16];
 } jsonl_writer;
+
+static void put_ids(jsonl_writer *w, tw_output *o, uint32_t pid, uint64_t tid) {
+    ids_slot *c = &w->ids[(tid ^ pid) & 15];
+    if (!c->n || c->pid != pid || c->tid != tid) {
+        int n = snprintf(c->s, sizeof c->s, "\"pid\":%lu,\"tid\":%llu", (unsigned long)pid,
+                         (unsigned long long)tid);
+        c->pid = pid;
+        c->tid = tid;
+        c->n = (size_t)n;  /* at most 43 bytes */
+    }
+    tw_out_write(o, c->s, c->n);
+}
 
 /* After "key":"text" of a text that is not UTF-8: ,"key_base64":"...". */
 static void put_base64(tw_output *o, const char *key, size_t kn, const char *s, size_t n) {
@@ -788,10 +810,8 @@ static int jsonl_event(void *state, const tw_event *ev) {
     tw_out_i64(o, ev->ts);
     tw_out_str(o, ",\"kind\":\"");
     tw_out_str(o, tw_kind_name(ev->kind));
-    tw_out_str(o, "\",\"pid\":");
-    tw_out_u64(o, ev->pid);
-    tw_out_str(o, ",\"tid\":");
-    tw_out_u64(o, ev->tid);
+    tw_out_str(o, "\",");
+    put_ids(w, o, ev->pid, ev->tid);
     tw_out_putc(o, ',');
     put_name(w, o, ev->name);
     if (ev->cat) {
