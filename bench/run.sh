@@ -21,8 +21,8 @@
 # Inputs are read from the page cache (each is read once before timing);
 # output goes to /dev/null, the commands' warnings to DATA/stderr.log.
 # Everything is synthetic (bench/gen.c).  Disk: the inputs, and for
-# `convert -t chrome` a temporary spool as large as its output (about 2.5
-# times a text input, in $TMPDIR or /tmp).
+# `convert -t chrome` a temporary spool of the events of every thread but
+# the first (up to about 2.5 times a text input, in $TMPDIR or /tmp).
 set -eu
 
 [ $# -ge 1 ] || { awk 'NR > 1 && /^set -eu/ { exit } NR > 1' "$0" >&2; exit 2; }
