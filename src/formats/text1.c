@@ -156,10 +156,7 @@ static bool tmpl_parse(section *sec, const char **why, const char **unknown, siz
 static const char *find_fwd(const char *s, size_t n, const char *lit, size_t ll) {
     if (ll > n) return NULL;
     size_t i = 0, last = n - ll;  /* candidates: s[0..last] */
-    if (ll == 1) {  /* the usual separator, one comma: no call */
-        while (i <= last && s[i] != lit[0]) i++;
-        return i <= last ? s + i : NULL;
-    }
+    if (ll == 1) return tw_find_byte(s, n, lit[0]); /* the usual comma */
     for (; i <= last; i++)
         if (s[i] == lit[0] && memcmp(s + i, lit, ll) == 0) return s + i;
     return NULL;

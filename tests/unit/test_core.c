@@ -171,6 +171,24 @@ void test_parse_numbers(void) {
     }
 }
 
+void test_find_byte(void) {
+    /* the eight-bytes-a-step search against memchr: every length up to 24,
+     * the byte at every place or nowhere, among neighbours that a borrow
+     * could mistake for it (c - 1, c + 1, 0, 0x80, 0xff) */
+    static const char fill[] = {',' - 1, ',' + 1, 0, (char)0x80, (char)0xff, 'a'};
+    for (size_t len = 0; len <= 24; len++) {
+        for (size_t at = 0; at <= len; at++) {
+            for (size_t f = 0; f < sizeof fill; f++) {
+                char buf[32];
+                for (size_t j = 0; j < len; j++) buf[j] = fill[(f + j) % sizeof fill];
+                if (at < len) buf[at] = ',';
+                if (at + 3 < len) buf[at + 3] = ',';  /* a second one after */
+                CHECK(tw_find_byte(buf, len, ',') == memchr(buf, ',', len));
+            }
+        }
+    }
+}
+
 void test_utf8_validation(void) {
     CHECK(tw_utf8_valid("plain ascii text, long enough for the fast path", 47));
     CHECK(tw_utf8_valid("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 14));
