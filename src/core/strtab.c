@@ -3,10 +3,11 @@
  * two slots, at most half full) over strings stored in append-only chunks.
  * Pointers never move, so events can hold them freely.
  *
- * In front of it sits a direct-mapped cache keyed by a cheap mix of the
- * length and the first and last eight bytes: a name seen before is found
- * with one compare of its bytes, without hashing all of them (the table's
- * hash over a 60-byte name was most of what interning cost a reader).
+ * In front of it (once it holds FRONT_FROM strings) sits a direct-mapped
+ * cache keyed by a cheap mix of the length and the first and last eight
+ * bytes: a name seen before is found with one compare of its bytes, without
+ * hashing all of them (the table's hash over a 60-byte name was most of
+ * what interning cost a reader).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,7 @@ struct tw_strtab {
     size_t limit;
     struct chunk *chunks;
     size_t bytes;
-    const tw_str *front[(size_t)1 << FRONT_BITS];  /* see the top */
+    const tw_str **front;  /* see the top; made once the table is not tiny */
 };
 
 static inline uint64_t rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
@@ -97,6 +98,7 @@ void tw_strtab_free(tw_strtab *t) {
     }
     free(t->slots);
     free(t->byid);
+    free(t->front);
     free(t);
 }
 
@@ -188,8 +190,20 @@ static inline uint64_t load64(const unsigned char *p) {
     return v;
 }
 
+/* The cache pays only for tables that are looked up a lot: a small table
+ * (a JSON object's keys, say) does without its 32 KiB. */
+#define FRONT_FROM 64
+
+static const tw_str *intern_slow(tw_strtab *t, const void *bytes, size_t len) {
+    const tw_str *e = tw_intern_hashed(t, bytes, len, tw_hash(bytes, len));
+    if (!t->front && t->count >= FRONT_FROM &&
+        (t->front = calloc((size_t)1 << FRONT_BITS, sizeof *t->front)) != NULL)
+        t->bytes += ((size_t)1 << FRONT_BITS) * sizeof *t->front;
+    return e;
+}
+
 const tw_str *tw_intern(tw_strtab *t, const void *bytes, size_t len) {
-    if (len < 8) return tw_intern_hashed(t, bytes, len, tw_hash(bytes, len));
+    if (len < 8 || !t->front) return intern_slow(t, bytes, len);
     const unsigned char *p = bytes;
     uint64_t k = (load64(p) ^ rotl64(load64(p + len - 8), 23) ^ len) * 0x9e3779b97f4a7c15ULL;
     const tw_str **slot = &t->front[k >> (64 - FRONT_BITS)];

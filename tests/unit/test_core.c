@@ -62,6 +62,31 @@ void test_strtab_many(void) {
     tw_strtab_free(t);
 }
 
+void test_strtab_front_cache(void) {
+    /* names that share their length and their first and last eight bytes
+     * meet in one slot of the cache in front of the table: each must still
+     * come back as itself, again and again, in any order */
+    tw_strtab *t = tw_strtab_new();
+    char buf[64];
+    const tw_str *v[300];
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 300; i++) {
+            int k = round == 1 ? 299 - i : i;
+            int n = snprintf(buf, sizeof buf, "::ns::Class::%04d::method_0", k);
+            const tw_str *s = tw_intern(t, buf, (size_t)n);
+            CHECK(s && s->len == (uint32_t)n && memcmp(s->s, buf, (size_t)n) == 0);
+            if (round == 0) v[k] = s;
+            else CHECK(s == v[k]);
+        }
+    }
+    CHECK_EQ_U(tw_strtab_count(t), 300);
+    /* and a table with a limit keeps it, cache or not */
+    tw_strtab_set_limit(t, 300);
+    CHECK(tw_intern(t, "::ns::Class::9999::method_0", 27) == NULL);
+    CHECK(tw_intern(t, "::ns::Class::0123::method_0", 27) == v[123]);
+    tw_strtab_free(t);
+}
+
 void test_strtab_limit(void) {
     tw_strtab *t = tw_strtab_new();
     tw_strtab_set_limit(t, 2);
