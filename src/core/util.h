@@ -89,7 +89,7 @@ static inline bool tw_to_ns(int64_t v, int64_t unit, int64_t *ns) {
  * Inline: up to 19 digits cannot overflow and need no check. */
 size_t tw_scan_u64_long(const char *s, size_t n, uint64_t *out, bool *overflow);
 static inline size_t tw_scan_u64(const char *s, size_t n, uint64_t *out, bool *overflow) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (n >= 8) {
         /* up to eight digits from one load: a byte is a digit when its high
          * nibble is 3 and adding 6 keeps it so (a carry out of a byte past
@@ -172,7 +172,7 @@ static inline uint64_t tw_bytes_eq(uint64_t w, uint64_t pat) {
  * cost more than a field of 5-30 bytes). */
 static inline const char *tw_find_byte(const char *s, size_t n, char c) {
     size_t i = 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     const uint64_t pat = TW_BYTES8(c);
     for (; i + 8 <= n; i += 8) {
         uint64_t w;
