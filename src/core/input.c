@@ -22,8 +22,10 @@ enum mode { MODE_MEM, MODE_MAP, MODE_STREAM };
 #define STREAM_BLOCK ((size_t)1 << 20)   /* bytes asked of read(2) at once */
 /* fcntl(F_SETPIPE_SZ), Linux since 2.6.35; <fcntl.h> names it only
  * with _GNU_SOURCE */
-#ifdef __linux__
-#define F_SETPIPE_SZ_LINUX 1031
+#if defined(F_SETPIPE_SZ)
+#define TW_SETPIPE_SZ F_SETPIPE_SZ
+#elif defined(__linux__)
+#define TW_SETPIPE_SZ 1031
 #endif
 #define RELEASE_STEP ((size_t)1 << 20)   /* release mapped pages in steps */
 #define RELEASE_KEEP ((size_t)256 << 10) /* keep this much behind the cursor */
@@ -132,10 +134,10 @@ int tw_input_open(const char *path, const tw_input_opts *opts,
         return -1;
     }
     in->mode = MODE_STREAM;
-#if defined(__linux__) && defined(F_SETPIPE_SZ_LINUX)
+#ifdef TW_SETPIPE_SZ
     /* a pipe of STREAM_BLOCK instead of 64 KiB: the writer and this
      * reader wake each other 16 times less often (advice: failure is fine) */
-    if (S_ISFIFO(st.st_mode)) (void)fcntl(in->fd, F_SETPIPE_SZ_LINUX, (int)STREAM_BLOCK);
+    if (S_ISFIFO(st.st_mode)) (void)fcntl(in->fd, TW_SETPIPE_SZ, (int)STREAM_BLOCK);
 #endif
     if (S_ISREG(st.st_mode)) {
         off_t here = is_stdin ? lseek(in->fd, 0, SEEK_CUR) : 0;
