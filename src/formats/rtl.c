@@ -106,11 +106,16 @@ typedef struct rtl_reader {
     tw_event split_ev;
     uint64_t split_line;
     /* events produced by the current line: one per record in it, plus an
-     * interrupted message flushed by each record nested inside another */
+     * interrupted message flushed by each record nested inside another.
+     * The first is made in place in the caller's event (`out`, the event
+     * rtl_next() is filling), so the usual line of one record costs no
+     * copy; q[1 ..] hold the others (q[0] is not used). */
+    tw_event *out;
     tw_event *q;
     size_t qhead, qn, qcap;
     /* their message texts as transient names (ctx.transient_names): held in
-     * tnames; tname[i] is the offset + 1 of q[i]'s there, 0 when interned */
+     * tnames; tname[i] is the offset + 1 of the i-th event's there, 0 when
+     * interned */
     tw_buf tnames;
     size_t *tname, tname_cap;
     const tw_str *empty, *meta_end;
@@ -146,7 +151,8 @@ static tw_event *push(rtl_reader *r) {
         return NULL;
     }
     r->tname[r->qn] = 0;
-    tw_event *e = &r->q[r->qn++];
+    tw_event *e = r->qn ? &r->q[r->qn] : r->out;
+    r->qn++;
     memset(e, 0, sizeof *e);
     e->pid = r->pid;
     return e;
@@ -546,9 +552,10 @@ static int rtl_open(const tw_read_ctx *ctx, void **state) {
 
 static int rtl_next(void *state, tw_event *ev) {
     rtl_reader *r = state;
+    r->out = ev;
     for (;;) {
         if (r->qhead < r->qn) {
-            *ev = r->q[r->qhead];
+            if (r->qhead) *ev = r->q[r->qhead];  /* the first is in *ev already */
             if (r->tname[r->qhead])
                 ev->name = (const tw_str *)(void *)(r->tnames.p + r->tname[r->qhead] - 1);
             r->qhead++;
