@@ -50,9 +50,7 @@ uint64_t tw_hash(const void *bytes, size_t len) {
     const unsigned char *p = bytes;
     uint64_t h = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)len * 0x100000001b3ULL);
     while (len >= 8) {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        h = rotl64(h ^ (v * 0xbf58476d1ce4e5b9ULL), 29) * 0x94d049bb133111ebULL;
+        h = rotl64(h ^ (tw_load64(p) * 0xbf58476d1ce4e5b9ULL), 29) * 0x94d049bb133111ebULL;
         p += 8;
         len -= 8;
     }
@@ -62,8 +60,7 @@ uint64_t tw_hash(const void *bytes, size_t len) {
         uint64_t v = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
         if (p - (const unsigned char *)bytes >= 8) {
-            memcpy(&v, p + len - 8, 8);
-            v >>= 8 * (8 - len);
+            v = tw_load64(p + len - 8) >> (8 * (8 - len));
         } else {
             for (size_t i = 0; i < len; i++) v |= (uint64_t)p[i] << (8 * i);
         }
@@ -184,12 +181,6 @@ const tw_str *tw_intern_hashed(tw_strtab *t, const void *bytes, size_t len,
     return s;
 }
 
-static inline uint64_t load64(const unsigned char *p) {
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
 /* The cache pays only for tables that are looked up a lot: a small table
  * (a JSON object's keys, say) does without its 32 KiB. */
 #define FRONT_FROM 64
@@ -205,7 +196,7 @@ static const tw_str *intern_slow(tw_strtab *t, const void *bytes, size_t len) {
 const tw_str *tw_intern(tw_strtab *t, const void *bytes, size_t len) {
     if (len < 8 || !t->front) return intern_slow(t, bytes, len);
     const unsigned char *p = bytes;
-    uint64_t k = (load64(p) ^ rotl64(load64(p + len - 8), 23) ^ len) * 0x9e3779b97f4a7c15ULL;
+    uint64_t k = (tw_load64(p) ^ rotl64(tw_load64(p + len - 8), 23) ^ len) * 0x9e3779b97f4a7c15ULL;
     const tw_str **slot = &t->front[k >> (64 - FRONT_BITS)];
     const tw_str *e = *slot;
     if (e && e->len == len && memcmp(e->s, p, len) == 0) return e;

@@ -26,6 +26,13 @@
 #define TW_INLINE inline
 #endif
 
+/* Eight bytes from any address, in the machine's order. */
+static inline uint64_t tw_load64(const void *p) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
 #define TW_NS_PER_US INT64_C(1000)
 #define TW_NS_PER_MS INT64_C(1000000)
 #define TW_NS_PER_S INT64_C(1000000000)
@@ -94,8 +101,7 @@ static inline size_t tw_scan_u64(const char *s, size_t n, uint64_t *out, bool *o
         /* up to eight digits from one load: a byte is a digit when its high
          * nibble is 3 and adding 6 keeps it so (a carry out of a byte past
          * the first non-digit only disturbs bytes after it) */
-        uint64_t w;
-        memcpy(&w, s, 8);
+        uint64_t w = tw_load64(s);
         const uint64_t hi = 0xF0F0F0F0F0F0F0F0ULL, threes = 0x3030303030303030ULL;
         uint64_t nondigit = ((w & hi) ^ threes) | (((w + 0x0606060606060606ULL) & hi) ^ threes);
         unsigned k = nondigit ? (unsigned)__builtin_ctzll(nondigit) / 8 : 8;
@@ -175,9 +181,7 @@ static inline const char *tw_find_byte(const char *s, size_t n, char c) {
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     const uint64_t pat = TW_BYTES8(c);
     for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        uint64_t m = tw_bytes_eq(w, pat);
+        uint64_t m = tw_bytes_eq(tw_load64(s + i), pat);
         if (m) return s + i + (unsigned)__builtin_ctzll(m) / 8;
     }
 #endif

@@ -11,8 +11,9 @@
  *
  * One event per line, each thread's events together (the DevTools trace
  * engine pairs B and E in file order across threads): the first thread's
- * go straight to the output, the others' wait in a spool until the end.  Scopes are B/E pairs (never X, so never mixed) made
- * by the pairing engine: every E repeats its B's name and category, and
+ * go straight to the output, the others' wait in a spool until the end.
+ * Scopes are B/E pairs (never X, so never mixed) made by the pairing
+ * engine: every E repeats its B's name and category, and
  * input that does not nest is repaired the way `stats` repairs it, so the
  * output always nests.  Time on a thread never goes backwards in the output:
  * an event earlier than the one before it on its thread is moved forward to
@@ -54,8 +55,8 @@ typedef struct chrome_writer {
     tw_output *ev;            /* the event being written */
     tw_json_names names;      /* which names need no escaping */
     tw_spool *spool;          /* the other threads' events, until the end */
-    bool head;                /* the output's opening was written */
-    bool direct;              /* and an event of the first thread after it */
+    bool direct;              /* the output's opening and an event of the
+                               * first thread were written */
     tw_buf meta;              /* otherData.metadata entries, JSON */
     uint64_t nmeta;
     bool failed;
@@ -97,7 +98,7 @@ static cthread *thread_of(chrome_writer *w, uint32_t pid, uint64_t tid) {
         if (!tw_u64map_put(&w->taken, (uint64_t)pid << 32 | want, t)) return NULL;
         int n = snprintf(t->ids, sizeof t->ids, ",\"pid\":%lu,\"tid\":%llu", (unsigned long)pid,
                          (unsigned long long)want);
-        t->nids = n > 0 && (size_t)n < sizeof t->ids ? (size_t)n : 0;
+        t->nids = (size_t)n;  /* at most 34 bytes: both ids fit 32 bits */
     }
     return t;
 }
@@ -182,7 +183,7 @@ static void put_args(chrome_writer *w, const tw_event *ev, bool value) {
     tw_out_putc(o, '}');
 }
 
-static const char HEAD[] = "{\"traceEvents\":[";
+#define HEAD "{\"traceEvents\":["  /* the output's opening */
 
 /* Close the event being written and put it after the others of thread t:
  * viewers such as the DevTools trace engine want each thread's B/E events
@@ -194,10 +195,9 @@ static void finish(chrome_writer *w, const cthread *t) {
     const char *p = tw_output_mem_data(w->ev, &n);
     if (ch == 0 && !w->ev->err) {
         tw_output *o = w->ctx.out;
-        if (!w->head) tw_out_str(o, HEAD);
-        tw_out_str(o, w->direct ? ",\n" : "\n");
+        tw_out_str(o, w->direct ? ",\n" : HEAD "\n");
         tw_out_write(o, p, n);
-        w->head = w->direct = true;
+        w->direct = true;
     } else if (w->ev->err ||
         !tw_spool_write(w->spool, ch, tw_spool_size(w->spool, ch) ? ",\n" : "\n",
                         tw_spool_size(w->spool, ch) ? 2 : 1) ||
@@ -380,7 +380,7 @@ static int chrome_end(void *state) {
     if (w->failed) return TW_ERR;
     /* the events, thread by thread */
     tw_output *o = w->ctx.out;
-    if (!w->head) tw_out_str(o, HEAD);
+    if (!w->direct) tw_out_str(o, HEAD);
     bool any = w->direct;
     for (size_t i = 1; i < w->map.n; i++) {
         if (!tw_spool_size(w->spool, i)) continue;
