@@ -61,21 +61,6 @@ void tw_buf_free(tw_buf *b) {
     b->len = b->cap = 0;
 }
 
-static inline size_t slot_of(uint64_t key, size_t cap) {
-    key ^= key >> 33;
-    key *= 0xff51afd7ed558ccdULL;
-    key ^= key >> 33;
-    return (size_t)key & (cap - 1);
-}
-
-void *tw_u64map_get(const tw_u64map *m, uint64_t key) {
-    if (!m->cap) return NULL;
-    for (size_t i = slot_of(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
-        if (!m->used[i]) return NULL;
-        if (m->keys[i] == key) return m->vals[i];
-    }
-}
-
 static bool rehash(tw_u64map *m, size_t cap) {
     uint64_t *keys = malloc(cap * sizeof *keys);
     void **vals = malloc(cap * sizeof *vals);
@@ -88,7 +73,7 @@ static bool rehash(tw_u64map *m, size_t cap) {
     }
     for (size_t i = 0; i < m->cap; i++) {
         if (!m->used[i]) continue;
-        size_t j = slot_of(m->keys[i], cap);
+        size_t j = tw_u64map_hash(m->keys[i], cap);
         while (used[j]) j = (j + 1) & (cap - 1);
         used[j] = 1;
         keys[j] = m->keys[i];
@@ -106,7 +91,7 @@ static bool rehash(tw_u64map *m, size_t cap) {
 
 void **tw_u64map_slot(tw_u64map *m, uint64_t key) {
     if ((m->n + 1) * 2 > m->cap && !rehash(m, m->cap ? m->cap * 2 : 64)) return NULL;
-    size_t i = slot_of(key, m->cap);
+    size_t i = tw_u64map_hash(key, m->cap);
     while (m->used[i]) {
         if (m->keys[i] == key) return &m->vals[i];
         i = (i + 1) & (m->cap - 1);

@@ -20,16 +20,37 @@ typedef struct tw_evq {
     size_t an, acap;
 } tw_evq;
 
-/* A new zeroed event at the tail; NULL (reported to diag) when out of memory. */
-tw_event *tw_evq_push(tw_evq *q, tw_diag_sink *diag, tw_kind kind, const tw_str *name,
-                      uint64_t tid, int64_t ts, const tw_loc *loc);
+/* Room for one more event; false (reported to diag) when out of memory. */
+bool tw_evq_reserve(tw_evq *q, tw_diag_sink *diag, const tw_loc *loc);
+
+/* A new zeroed event at the tail; NULL (reported to diag) when out of memory.
+ * Inline, as are pops: readers queue most of their events. */
+static inline tw_event *tw_evq_push(tw_evq *q, tw_diag_sink *diag, tw_kind kind,
+                                    const tw_str *name, uint64_t tid, int64_t ts,
+                                    const tw_loc *loc) {
+    if (q->n == q->cap && !tw_evq_reserve(q, diag, loc)) return NULL;
+    struct tw_qev *e = &q->q[q->n++];
+    *e = (struct tw_qev){.ev = {.kind = kind, .name = name, .tid = tid, .ts = ts}, .a0 = q->an};
+    if (loc) e->ev.loc = *loc;
+    return &e->ev;
+}
 /* Attributes of the event pushed last (nothing happens when out of memory,
  * which is reported). */
 void tw_evq_attr_int(tw_evq *q, tw_diag_sink *diag, const tw_str *key, int64_t v);
 void tw_evq_attr_str(tw_evq *q, tw_diag_sink *diag, const tw_str *key, const char *s,
                      size_t n);
 /* The oldest event, or false when the queue is empty (it is then reset). */
-bool tw_evq_pop(tw_evq *q, tw_event *ev);
+static inline bool tw_evq_pop(tw_evq *q, tw_event *ev) {
+    if (q->head < q->n) {
+        const struct tw_qev *e = &q->q[q->head++];
+        *ev = e->ev;
+        ev->attrs = e->na ? q->ap + e->a0 : NULL;
+        ev->nattrs = e->na;
+        return true;
+    }
+    q->head = q->n = q->an = 0;
+    return false;
+}
 void tw_evq_free(tw_evq *q);
 
 #endif

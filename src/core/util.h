@@ -242,7 +242,22 @@ typedef struct tw_u64map {
     size_t n, cap;
 } tw_u64map;
 
-void *tw_u64map_get(const tw_u64map *m, uint64_t key);
+static inline size_t tw_u64map_hash(uint64_t key, size_t cap) {
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdULL;
+    key ^= key >> 33;
+    return (size_t)key & (cap - 1);
+}
+
+/* The value under `key`, NULL when absent (inline: readers look up per
+ * event). */
+static inline void *tw_u64map_get(const tw_u64map *m, uint64_t key) {
+    if (!m->cap) return NULL;
+    for (size_t i = tw_u64map_hash(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
+        if (!m->used[i]) return NULL;
+        if (m->keys[i] == key) return m->vals[i];
+    }
+}
 /* The value slot of `key`, added (holding NULL) when absent: one lookup for
  * a read and a write.  NULL when out of memory.  Valid until the next put. */
 void **tw_u64map_slot(tw_u64map *m, uint64_t key);

@@ -93,12 +93,26 @@ typedef struct section {
     size_t nt;
     int at[M_COUNT_ALL + 1]; /* token of each macro, -1 */
     int last_text;       /* the last free-text field, -1 if none */
+    bool usual;          /* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%[,%CONTEXT%] */
 } section;
 
 typedef struct field {
     const char *p;
     size_t n;
 } field;
+
+/* Whether the tokens are %HANDLE%,%EVENT%,%VALUE%,%TIME% and optionally
+ * ,%CONTEXT%: the template of every export seen, read by timeline_usual(). */
+static bool usual_timeline(const section *sec) {
+    static const int want[] = {M_HANDLE, -1, M_EVENT, -1, M_VALUE, -1, M_TIME, -1, M_CONTEXT};
+    if (sec->nt != 7 && sec->nt != 9) return false;
+    for (size_t i = 0; i < sec->nt; i++) {
+        const ttok *t = &sec->t[i];
+        if (t->id != want[i]) return false;
+        if (t->id < 0 && (t->len != 1 || sec->fmt.p[t->off] != ',')) return false;
+    }
+    return true;
+}
 
 /* Split `fmt` into literals and %MACRO% tokens; false (with *why) when the
  * template cannot be read generically. */
@@ -241,25 +255,38 @@ static bool tmpl_match(const section *sec, const char *s, size_t n, field *out, 
 
 /* ---- values --------------------------------------------------------------- */
 
+/* Each hexadecimal digit's value + 1; 0 for any other byte. */
+#define HX(c, v) [c] = (v) + 1
+static const unsigned char HEX1[256] = {
+    HX('0', 0), HX('1', 1), HX('2', 2), HX('3', 3), HX('4', 4), HX('5', 5), HX('6', 6),
+    HX('7', 7), HX('8', 8), HX('9', 9), HX('a', 10), HX('b', 11), HX('c', 12), HX('d', 13),
+    HX('e', 14), HX('f', 15), HX('A', 10), HX('B', 11), HX('C', 12), HX('D', 13), HX('E', 14),
+    HX('F', 15)};
+#undef HX
+
+/* The hexadecimal digits at s, at most `maxdigits` of them after the
+ * leading zeros, up to the first other byte; that byte, or NULL when there
+ * are too many digits.  An empty run gives s itself. */
+static inline const char *scan_hex(const char *s, const char *e, unsigned maxdigits,
+                                   uint64_t *v) {
+    while (s < e && *s == '0') s++; /* not significant (nor counted) */
+    const char *d = s;
+    uint64_t x = 0;
+    unsigned h;
+    for (; s < e && (h = HEX1[(unsigned char)*s]) != 0; s++) x = x << 4 | (h - 1);
+    if ((size_t)(s - d) > maxdigits) return NULL;
+    *v = x;
+    return s;
+}
+
 /* Hexadecimal, optionally with 0x, at most `maxdigits` significant digits. */
 static bool parse_hex(const char *s, size_t n, unsigned maxdigits, uint64_t *v) {
     if (n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
         s += 2;
         n -= 2;
     }
-    while (n > 1 && s[0] == '0') {
-        s++;
-        n--;
-    }
-    if (n == 0 || n > maxdigits) return false;
-    uint64_t x = 0;
-    for (size_t i = 0; i < n; i++) {
-        int d = tw_hexval(s[i]);
-        if (d < 0) return false;
-        x = x << 4 | (uint64_t)d;
-    }
-    *v = x;
-    return true;
+    const char *e = s + n, *end = scan_hex(s, e, maxdigits, v);
+    return n && end == e;
 }
 
 /* ---- reader --------------------------------------------------------------- */
@@ -432,9 +459,9 @@ static uint64_t state_track(t1_reader *r, uint32_t h, int64_t ts, const tw_loc *
  */
 static void check_order(t1_reader *r, uint32_t handle, uint64_t tid, char code,
                         const tw_str *name, const tw_loc *loc) {
-    bool created;
-    t1_order *o = tw_keyed_get(&r->orders, &r->ov, &r->nov, &r->ovcap,
-                               (uint64_t)tid << 32 | handle, sizeof *o, &created);
+    uint64_t key = (uint64_t)tid << 32 | handle;
+    t1_order *o = tw_u64map_get(&r->orders, key);
+    if (!o) o = tw_keyed_get(&r->orders, &r->ov, &r->nov, &r->ovcap, key, sizeof *o, NULL);
     if (!o) {
         tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory");
         return;
@@ -765,6 +792,14 @@ static bool context_tid(t1_reader *r, const field *cf, int64_t ts, const tw_loc 
     return true;
 }
 
+static void timeline_entry(t1_reader *r, const tw_line *l, uint32_t h, char code, uint64_t v,
+                           bool has_v, int64_t ts, const field *cf) {
+    tw_loc loc = tw_text_loc(r->file, l, 0);
+    uint64_t tid;
+    if (!context_tid(r, cf, ts, &loc, &tid)) return;
+    t1_timeline(r, h, code, v, has_v, tid, ts, &loc);
+}
+
 static void entry_timeline(t1_reader *r, const tw_line *l, const field *fv) {
     const section *sec = &r->sec;
     field hf = get(sec, fv, M_HANDLE), ef = get(sec, fv, M_EVENT), tf = get(sec, fv, M_TIME),
@@ -786,10 +821,41 @@ static void entry_timeline(t1_reader *r, const tw_line *l, const field *fv) {
         tw_report(r->ctx.diag, TW_R_BAD_RECORD, &loc, "a write (W) without a value; entry skipped");
         return;
     }
-    tw_loc loc = tw_text_loc(r->file, l, 0);
-    uint64_t tid;
-    if (!context_tid(r, &cf, ts, &loc, &tid)) return;
-    t1_timeline(r, (uint32_t)h, ef.p[0], v, vf.n > 0, tid, ts, &loc);
+    timeline_entry(r, l, (uint32_t)h, ef.p[0], v, vf.n > 0, ts, &cf);
+}
+
+/*
+ * An entry of the usual template read in one pass; false, having done
+ * nothing, when it is anything but a plain well-formed one, which the
+ * generic matcher then reads and reports on.  Both split the fields at the
+ * same commas and read them by the same rules.
+ */
+static bool timeline_usual(t1_reader *r, const tw_line *l) {
+    const char *p = l->s, *e = l->s + l->len;
+    uint64_t h, v = 0;
+    int64_t ts;
+    const char *q = scan_hex(p, e, 8, &h);
+    if (!q || q == p || q == e || *q != ',') return false;
+    p = q + 1;
+    if (e - p < 2 || p[1] != ',') return false;
+    char code = p[0];
+    if (code != 'E' && code != 'X' && code != 'S' && code != 'R' && code != 'W') return false;
+    p += 2;
+    if (!(q = scan_hex(p, e, 16, &v)) || q == e || *q != ',') return false;
+    bool has_v = q > p;
+    if (code == 'W' && !has_v) return false;
+    p = q + 1;
+    field cf = {"", 0};
+    if (r->sec.nt == 9) {
+        if (!(q = tw_find_byte(p, (size_t)(e - p), ','))) return false;
+        cf.p = q + 1;
+        cf.n = (size_t)(e - cf.p);
+    } else {
+        q = e;
+    }
+    if (!tw_parse_i64(p, (size_t)(q - p), &ts)) return false;
+    timeline_entry(r, l, (uint32_t)h, code, v, has_v, ts, &cf);
+    return true;
 }
 
 static void entry_info(t1_reader *r, const tw_line *l, const field *fv) {
@@ -827,6 +893,7 @@ static void header(t1_reader *r, const tw_line *l) {
     for (size_t i = 0; i < sizeof SECTIONS / sizeof SECTIONS[0]; i++)
         if (strlen(SECTIONS[i].name) == nl && memcmp(SECTIONS[i].name, s, nl) == 0) which = (int)i;
     sec->kind = S_SKIP;
+    sec->usual = false;
     tw_buf_clear(&sec->cls);
     tw_buf_clear(&sec->context);
     tw_buf_clear(&sec->fmt);
@@ -897,6 +964,7 @@ static void header(t1_reader *r, const tw_line *l) {
                   "macro %%%.*s%% is not known; its values are ignored",
                   (int)(unk_n > 40 ? 40 : unk_n), unk);
     sec->kind = SECTIONS[which].kind;
+    sec->usual = sec->kind == S_TIMELINE && usual_timeline(sec);
     if (sec->kind == S_TIMELINE && r->companion) {
         tw_report(r->ctx.diag, TW_R_UNSUPPORTED, &loc,
                   "the companion's TIMELINE section is not read; the .BIN timeline is");
@@ -922,6 +990,7 @@ static void process_line(t1_reader *r, const tw_line *l) {
                       "up to the first header)");
         return;
     }
+    if (r->sec.usual && timeline_usual(r, l)) return;
     field fv[T1_MAX_TOK];
     size_t col = 0;
     if (!tmpl_match(&r->sec, l->s, l->len, fv, &col)) {
