@@ -249,14 +249,26 @@ static inline size_t tw_u64map_hash(uint64_t key, size_t cap) {
     return (size_t)key & (cap - 1);
 }
 
-/* The value under `key`, NULL when absent (inline: readers look up per
- * event). */
-static inline void *tw_u64map_get(const tw_u64map *m, uint64_t key) {
-    if (!m->cap) return NULL;
+/* The slot of `key`, or m->cap when absent (inline, as are the two
+ * lookups below: readers look up per event). */
+static inline size_t tw_u64map_find(const tw_u64map *m, uint64_t key) {
+    if (!m->cap) return 0;
     for (size_t i = tw_u64map_hash(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
-        if (!m->used[i]) return NULL;
-        if (m->keys[i] == key) return m->vals[i];
+        if (!m->used[i]) return m->cap;
+        if (m->keys[i] == key) return i;
     }
+}
+
+/* The value under `key`, NULL when absent. */
+static inline void *tw_u64map_get(const tw_u64map *m, uint64_t key) {
+    size_t i = tw_u64map_find(m, key);
+    return i < m->cap ? m->vals[i] : NULL;
+}
+
+/* The value slot of `key` when present, else NULL; valid until the next put. */
+static inline void **tw_u64map_ref(tw_u64map *m, uint64_t key) {
+    size_t i = tw_u64map_find(m, key);
+    return i < m->cap ? &m->vals[i] : NULL;
 }
 /* The value slot of `key`, added (holding NULL) when absent: one lookup for
  * a read and a write.  NULL when out of memory.  Valid until the next put. */

@@ -172,6 +172,7 @@ typedef struct st_proc {
     uint16_t pid;
     bool has_tdiv, has_ti, warned_ticks;
     int64_t tdiv, hires, offset_ns, last_ts;
+    int64_t ns_per_tick;    /* 10^9 / tdiv when that is exact, else 0 */
     tw_u64map files;        /* filenum -> st_text * (path) */
     tw_u64map scopes;       /* scopeIndex -> st_scope * */
 } st_proc;
@@ -212,6 +213,7 @@ typedef struct st_reader {
     st_item *q;              /* ring of pending events */
     size_t qhead, qn, qcap;
     st_item cur;             /* the event handed out last */
+    bool direct;             /* cur is a new event, made without the queue */
     tw_attr attrs[2];
     uint64_t count[C_COUNT];
     const tw_str *k_file, *k_line, *k_prop;
@@ -378,12 +380,7 @@ static st_item *push(st_reader *r, tw_kind kind, uint16_t pid, uint64_t tid, int
         r->qhead = 0;
     }
     st_item *it = &r->q[(r->qhead + r->qn++) & (r->qcap - 1)];
-    memset(it, 0, sizeof *it);
-    it->ev.kind = kind;
-    it->ev.pid = pid;
-    it->ev.tid = tid;
-    it->ev.ts = ts;
-    it->ev.loc = *loc;
+    *it = (st_item){.ev = {.kind = kind, .pid = pid, .tid = tid, .ts = ts, .loc = *loc}};
     return it;
 }
 
@@ -409,6 +406,31 @@ static const tw_str *scope_name(st_reader *r, unsigned index, const tw_loc *loc)
     return tw_intern_at(&r->ctx, b, (size_t)n, loc);
 }
 
+/* The event of r->cur; false when it has no name (out of memory or names:
+ * reported). */
+static bool deliver(st_reader *r, tw_event *ev) {
+    const st_item *it = &r->cur;
+    const st_scope *s = it->scope;
+    *ev = it->ev;
+    if (s) ev->name = s->name && s->name->str ? s->name->str
+                                           : scope_name(r, s->index, &ev->loc);
+    if (!ev->name) return false;
+    size_t na = 0;
+    const st_text *f = it->file ? it->file : s ? s->file : NULL;
+    if (f && f->str && f->str->len)
+        r->attrs[na++] = (tw_attr){.key = r->k_file, .type = TW_ATTR_STR, .s = f->str->s,
+                                   .slen = f->str->len};
+    if (s && s->line)
+        r->attrs[na++] = (tw_attr){.key = r->k_line, .type = TW_ATTR_INT, .i = s->line};
+    ev->attrs = na ? r->attrs : NULL;
+    ev->nattrs = na;
+    if (it->msg) {
+        ev->msg = it->msg->buf.p ? it->msg->buf.p : "";
+        ev->msg_len = it->msg->buf.len;
+    }
+    return true;
+}
+
 /* The oldest event, once every text it needs is complete. */
 static bool pop(st_reader *r, tw_event *ev) {
     while (r->qn && ready(&r->q[r->qhead])) {
@@ -416,28 +438,20 @@ static bool pop(st_reader *r, tw_event *ev) {
         r->cur = r->q[r->qhead];
         r->qhead = (r->qhead + 1) & (r->qcap - 1);
         r->qn--;
-        const st_item *it = &r->cur;
-        const st_scope *s = it->scope;
-        *ev = it->ev;
-        if (s) ev->name = s->name && s->name->str ? s->name->str
-                                                   : scope_name(r, s->index, &ev->loc);
-        if (!ev->name) continue; /* out of memory or names: reported */
-        size_t na = 0;
-        const st_text *f = it->file ? it->file : s ? s->file : NULL;
-        if (f && f->str && f->str->len)
-            r->attrs[na++] = (tw_attr){.key = r->k_file, .type = TW_ATTR_STR, .s = f->str->s,
-                                       .slen = f->str->len};
-        if (s && s->line)
-            r->attrs[na++] = (tw_attr){.key = r->k_line, .type = TW_ATTR_INT, .i = s->line};
-        ev->attrs = na ? r->attrs : NULL;
-        ev->nattrs = na;
-        if (it->msg) {
-            ev->msg = it->msg->buf.p ? it->msg->buf.p : "";
-            ev->msg_len = it->msg->buf.len;
-        }
-        return true;
+        if (deliver(r, ev)) return true;
     }
     return false;
+}
+
+/* Where a HIT's event goes: straight to r->cur when no event waits and no
+ * INFO run is open (nothing can make it wait), else to the queue. */
+static st_item *hit_item(st_reader *r, tw_kind kind, uint16_t pid, uint64_t tid, int64_t ts,
+                         const tw_loc *loc) {
+    if (r->qn || r->nopen) return push(r, kind, pid, tid, ts, loc);
+    item_release(&r->cur);
+    r->cur = (st_item){.ev = {.kind = kind, .pid = pid, .tid = tid, .ts = ts, .loc = *loc}};
+    r->direct = true;
+    return &r->cur;
 }
 
 /* ---- reader: buffers ------------------------------------------------------ */
@@ -454,6 +468,8 @@ static bool hit_time(st_reader *r, st_proc *p, int64_t when, const tw_loc *loc, 
                       (unsigned)p->pid);
         }
         *ts = d;
+    } else if (p->ns_per_tick) { /* exact: the same as the division below */
+        ok = ok && tw_mul_i64(d, p->ns_per_tick, ts) && tw_add_i64(*ts, p->offset_ns, ts);
     } else {
         ok = ok && tw_muldiv_i64(d, TW_NS_PER_S, p->tdiv, ts) && tw_add_i64(*ts, p->offset_ns, ts);
     }
@@ -473,7 +489,8 @@ static void sequence(st_reader *r, uint16_t pid, unsigned tid, uint32_t seq, con
     uint64_t key = (uint64_t)pid << 16 | tid;
     /* seq + 1 needs 33 bits: uintptr_t is 64 bits wide on every target
      * tw_muldiv_i64 (core/time.c) builds on */
-    void **slot = tw_u64map_slot(&r->seqs, key);
+    void **slot = tw_u64map_ref(&r->seqs, key);
+    if (!slot) slot = tw_u64map_slot(&r->seqs, key);
     uintptr_t prev = slot ? (uintptr_t)*slot : 0;
     if (prev && seq < prev - 1 && prev - 1 - seq < UINT32_C(0x80000000) &&
         counted(r, C_SEQUENCE))
@@ -513,13 +530,14 @@ static void hit(st_reader *r, st_proc *p, unsigned flags, uint32_t seq, const un
         else if (s && s->style == r->entry_style) kind = TW_BEGIN;
         else if (s && s->style == r->exit_style) kind = TW_END;
     }
-    st_item *it = push(r, kind, p->pid, tid, ts, loc);
+    st_item *it = hit_item(r, kind, p->pid, tid, ts, loc);
     if (!it) return;
     if (s) {
         it->scope = s;
         s->refs++;
     } else if (!(it->ev.name = scope_name(r, index, loc))) {
-        r->qn--;
+        if (r->direct) r->direct = false;
+        else r->qn--;
         return;
     }
     it->msg = text_ref(run);
@@ -605,6 +623,7 @@ static void time_type(st_reader *r, st_proc *p, const unsigned char *pl, const t
     }
     p->has_tdiv = true;
     p->tdiv = tdiv;
+    p->ns_per_tick = TW_NS_PER_S % tdiv == 0 ? TW_NS_PER_S / tdiv : 0;
 }
 
 static void time_info(st_reader *r, st_proc *p, const unsigned char *pl) {
@@ -821,6 +840,10 @@ static int st_next(void *state, tw_event *ev) {
         r->avail -= r->g.entry;
         buffer(r, b);
         tw_input_skip(r->ctx.in, r->g.entry);
+        if (r->direct) {
+            r->direct = false;
+            if (deliver(r, ev)) return TW_OK;
+        }
     }
 }
 
