@@ -72,7 +72,8 @@ typedef struct tw_line {
     size_t len;
     uint64_t no;      /* 1-based line number */
     uint64_t offset;  /* byte offset of the first byte of the line */
-    bool eol;         /* the line ended with a newline */
+    bool eol;         /* the line ended with a newline; s[len] is then its CR
+                       * or LF (readers may scan up to it) */
 } tw_line;
 
 /*

@@ -26,6 +26,10 @@
 #define TW_INLINE inline
 #endif
 
+/* Each hexadecimal digit's value + 1 (either case); 0 for any other byte
+ * (parse.c). */
+extern const unsigned char tw_hex_digit1[256];
+
 /* Eight bytes from any address, in the machine's order. */
 static inline uint64_t tw_load64(const void *p) {
     uint64_t v;

@@ -47,6 +47,7 @@ static bool has_prefix(const tw_str *s, const char *p, size_t pn) {
 typedef struct cur {
     const char *s;
     size_t n, pos;
+    bool eol;  /* s[n] is the line's CR or LF: the token scan may stop there */
 } cur;
 
 typedef struct tok {
@@ -54,16 +55,22 @@ typedef struct tok {
     size_t n, col;  /* col: 0-based byte offset in the line */
 } tok;
 
+/* 1: a separator (space, tab); 2: CR or LF, which can only follow a line's
+ * last byte (and so ends its last token) or be part of a token. */
+static const unsigned char SEP[256] = {[' '] = 1, ['\t'] = 1, ['\r'] = 2, ['\n'] = 2};
+
 /* The next space-separated token; false at the end of the line. */
 static bool next_tok(cur *c, tok *t) {
     const char *p = c->s + c->pos, *e = c->s + c->n;
-    while (p < e && (*p == ' ' || *p == '\t')) p++;
+    while (p < e && SEP[(unsigned char)*p] == 1) p++;
     if (p == e) {
         c->pos = c->n;
         return false;
     }
     const char *b = p;
-    while (p < e && *p != ' ' && *p != '\t') p++;
+    if (c->eol) /* stops at e at the latest */
+        while (!SEP[(unsigned char)*p]) p++;
+    while (p < e && SEP[(unsigned char)*p] != 1) p++; /* a CR inside the line, or no eol */
     t->s = b;
     t->col = (size_t)(b - c->s);
     t->n = (size_t)(p - b);
@@ -190,10 +197,8 @@ static bool parse_datetime(const tok *date, const tok *time, int64_t off, int64_
  * -2 if the line does not start with "aaa bbb". */
 static int record_type(const char *s, size_t n) {
     if (n < 7 || s[3] != ' ' || (n > 7 && s[7] != ' ')) return -2;
-    for (int i = 0; i < 7; i++)
-        if (i != 3 && (s[i] < 'a' || s[i] > 'z')) return -2;
-    uint64_t key = 0;  /* the seven bytes as one number, switched on */
-    for (int i = 6; i >= 0; i--) key = key << 8 | (unsigned char)s[i];
+    const unsigned char *u = (const unsigned char *)s;
+    uint64_t key = K7(u[0], u[1], u[2], u[3], u[4], u[5], u[6]); /* switched on */
     switch (key) {
     case K7('p','r','f',' ','s','t','m'): return 0;
     case K7('p','r','f',' ','c','f','g'): return 1;
@@ -224,8 +229,11 @@ static int record_type(const char *s, size_t n) {
     case K7('s','a','m',' ','m','e','m'): return 26;
     case K7('f','i','l',' ','s','r','c'): return 27;
     case K7('l','i','n',' ','s','r','c'): return 28;
-    default: return -1;
+    default: break;
     }
+    for (int i = 0; i < 7; i++)
+        if (i != 3 && (s[i] < 'a' || s[i] > 'z')) return -2;
+    return -1;
 }
 
 static int cp_probe(const unsigned char *head, size_t len, const char *path) {
@@ -1035,7 +1043,7 @@ static void process_line(cp_reader *r, const tw_line *l) {
                       l->s);
         return;
     }
-    cur c = {l->s, l->len, 7};
+    cur c = {l->s, l->len, 7, l->eol};
     static const char *const mod_ldf[] = {"ModuleID", "base address", "AssemblyID", "status"};
     static const char *const mod_ata[] = {"ModuleID", "AssemblyID"};
     static const char *const asm_ldf[] = {"AssemblyID", "AppDomainID", "ModuleID", "status"};
@@ -1085,7 +1093,7 @@ static void finish(cp_reader *r) {
 /* "prf stm DATE TIME [OFFSET]" on the first line sets the origin. */
 static bool start_time(cp_reader *r, const tw_line *l) {
     if (record_type(l->s, l->len) != 0) return false;
-    cur c = {l->s, l->len, 7};
+    cur c = {l->s, l->len, 7, l->eol};
     tok date, time, off;
     int64_t secs = r->default_off, ns;
     if (!need(r, l, &c, &date, "date") || !need(r, l, &c, &time, "time")) return true;

@@ -148,12 +148,7 @@ static inline int64_t tw_view_time(int64_t t, int64_t base) {
 }
 
 /* The value of a hexadecimal digit of either case, or -1. */
-static inline int tw_hexval(char ch) {
-    if (ch >= '0' && ch <= '9') return ch - '0';
-    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
-    return -1;
-}
+static inline int tw_hexval(char ch) { return (int)tw_hex_digit1[(unsigned char)ch] - 1; }
 
 
 #endif

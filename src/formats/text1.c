@@ -255,15 +255,6 @@ static bool tmpl_match(const section *sec, const char *s, size_t n, field *out, 
 
 /* ---- values --------------------------------------------------------------- */
 
-/* Each hexadecimal digit's value + 1; 0 for any other byte. */
-#define HX(c, v) [c] = (v) + 1
-static const unsigned char HEX1[256] = {
-    HX('0', 0), HX('1', 1), HX('2', 2), HX('3', 3), HX('4', 4), HX('5', 5), HX('6', 6),
-    HX('7', 7), HX('8', 8), HX('9', 9), HX('a', 10), HX('b', 11), HX('c', 12), HX('d', 13),
-    HX('e', 14), HX('f', 15), HX('A', 10), HX('B', 11), HX('C', 12), HX('D', 13), HX('E', 14),
-    HX('F', 15)};
-#undef HX
-
 /* The hexadecimal digits at s, at most `maxdigits` of them after the
  * leading zeros, up to the first other byte; that byte, or NULL when there
  * are too many digits.  An empty run gives s itself. */
@@ -273,7 +264,7 @@ static inline const char *scan_hex(const char *s, const char *e, unsigned maxdig
     const char *d = s;
     uint64_t x = 0;
     unsigned h;
-    for (; s < e && (h = HEX1[(unsigned char)*s]) != 0; s++) x = x << 4 | (h - 1);
+    for (; s < e && (h = tw_hex_digit1[(unsigned char)*s]) != 0; s++) x = x << 4 | (h - 1);
     if ((size_t)(s - d) > maxdigits) return NULL;
     *v = x;
     return s;

@@ -14,13 +14,16 @@ static void check_lines(tw_input *in) {
     CHECK_EQ_U(l.no, 1);
     CHECK_EQ_U(l.offset, 0);
     CHECK(l.eol);
+    CHECK_EQ_I(l.s[l.len], '\r'); /* a line with eol is followed by its CR or LF */
     CHECK_EQ_I(tw_input_getline(in, &l), 1);
     CHECK_MEM(l.s, l.len, "second");
     CHECK_EQ_U(l.no, 2);
     CHECK_EQ_U(l.offset, 7);
+    CHECK_EQ_I(l.s[l.len], '\n');
     CHECK_EQ_I(tw_input_getline(in, &l), 1);
     CHECK_EQ_U(l.len, 0);
     CHECK_EQ_U(l.no, 3);
+    CHECK_EQ_I(l.s[l.len], '\n');
     CHECK_EQ_I(tw_input_getline(in, &l), 1);
     CHECK_MEM(l.s, l.len, "fourth");
     CHECK_EQ_I(tw_input_getline(in, &l), 1);
