@@ -303,25 +303,52 @@ static inline bool json_needs_escape(unsigned c) {
     return c < 0x20 || c == '"' || c == '\\' || c == 0x7f;
 }
 
+/* The high bit of each of the eight bytes of v that is not plain ASCII for
+ * JSON: below 0x20, '"', '\\', 0x7f, or with the high bit set. */
+static inline uint64_t json_special8(uint64_t v) {
+    const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+    return ((v - ones * 0x20) | ((v ^ (ones * '"')) - ones) | ((v ^ (ones * '\\')) - ones) |
+            ((v ^ (ones * 0x7f)) - ones) | v) &
+           high;
+}
+
+/* Whether all n bytes are plain ASCII for JSON, eight at a time: the last
+ * word overlaps the one before, and a string under eight bytes is read as
+ * its first, middle and last bytes (or first and last four) padded with
+ * spaces, so no byte outside it is read. */
+static inline bool json_plain_ascii(const unsigned char *s, size_t n) {
+    uint64_t acc = 0;
+    if (n >= 8) {
+        size_t i = 0;
+        for (; i + 8 < n; i += 8) acc |= json_special8(tw_load64(s + i));
+        return !(acc | json_special8(tw_load64(s + n - 8)));
+    }
+    uint64_t v = 0x2020202020202020ULL;
+    if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        v = (uint64_t)a | (uint64_t)b << 32;
+    } else if (n) {
+        v = (v << 24) | (uint64_t)s[0] | (uint64_t)s[n / 2] << 8 | (uint64_t)s[n - 1] << 16;
+    }
+    return !json_special8(v);
+}
+
 bool tw_out_json_str(tw_output *o, const char *str, size_t len) {
     static const char hex[] = "0123456789abcdef";
     const unsigned char *s = (const unsigned char *)str;
+    tw_out_putc(o, '"');
+    if (json_plain_ascii(s, len)) { /* the usual case: the bytes as they are */
+        tw_out_write(o, s, len);
+        tw_out_putc(o, '"');
+        return true;
+    }
     bool valid = true;
     size_t run = 0;  /* start of the pending run of plain bytes */
-    tw_out_putc(o, '"');
     for (size_t i = 0; i < len;) {
-        /* eight plain ASCII bytes at a time: none below 0x20, none of
-         * '"', '\\' or 0x7f, no high bit */
-        while (len - i >= 8) {
-            uint64_t v;
-            memcpy(&v, s + i, 8);
-            const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
-            uint64_t special = ((v - ones * 0x20) | ((v ^ (ones * '"')) - ones) |
-                                ((v ^ (ones * '\\')) - ones) | ((v ^ (ones * 0x7f)) - ones) | v) &
-                               high;
-            if (special) break;
-            i += 8;
-        }
+        /* eight plain ASCII bytes at a time */
+        while (len - i >= 8 && !json_special8(tw_load64(s + i))) i += 8;
         if (i >= len) break;
         unsigned c = s[i];
         if (c < 0x80) {

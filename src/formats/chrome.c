@@ -173,7 +173,7 @@ static void put_args(chrome_writer *w, const tw_event *ev, bool value) {
             tw_out_json_str(o, key, strlen(key));
             tw_loss_add(w->ctx.loss, "attributes named message or value renamed attr.NAME", 1);
         } else {
-            json_str(w, o, a->key->s, a->key->len);
+            json_name(w, o, a->key);
         }
         tw_out_putc(o, ':');
         if (a->type == TW_ATTR_INT) tw_out_i64(o, a->i);

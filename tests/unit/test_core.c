@@ -257,6 +257,50 @@ void test_json_escaping(void) {
     tw_output_close(o);
 }
 
+/* The escaper's whole-string test (eight bytes a step, short strings in
+ * one padded word) against a byte-by-byte reference: every length up to 24,
+ * one special byte at every place or none; each string in a block of its
+ * own size, so the sanitizer build sees any read past it. */
+void test_json_escaping_every_place(void) {
+    static const unsigned char special[] = {'"', '\\', 0x1f, 0x7f, 0xe9, 0x00, ' '};
+    for (size_t len = 0; len <= 24; len++) {
+        for (size_t at = 0; at <= len; at++) {
+            for (size_t k = 0; k < sizeof special; k++) {
+                unsigned char *in = malloc(len ? len : 1);
+                for (size_t j = 0; j < len; j++) in[j] = (unsigned char)('a' + j % 26);
+                if (at < len) in[at] = special[k];
+                char want[24 * 6 + 3];
+                size_t w = 0;
+                want[w++] = '"';
+                for (size_t j = 0; j < len; j++) {
+                    unsigned c = in[j];
+                    if (c == '"' || c == '\\') {
+                        want[w++] = '\\';
+                        want[w++] = (char)c;
+                    } else if (c < 0x20 || c == 0x7f) {
+                        w += (size_t)snprintf(want + w, 7, "\\u%04x", c);
+                    } else if (c == 0xe9) {
+                        memcpy(want + w, "\xEF\xBF\xBD", 3);
+                        w += 3;
+                    } else {
+                        want[w++] = (char)c;
+                    }
+                }
+                want[w++] = '"';
+                want[w] = '\0';
+                tw_output *o = tw_output_mem();
+                bool ok = tw_out_json_str(o, (const char *)in, len);
+                CHECK(ok == !(at < len && special[k] == 0xe9));
+                size_t n;
+                const char *got = tw_output_mem_data(o, &n);
+                CHECK_MEM(got, n, want);
+                tw_output_close(o);
+                free(in);
+            }
+        }
+    }
+}
+
 void test_xml_escaping(void) {
     tw_output *o = tw_output_mem();
     CHECK(tw_out_xml_str(o, "a<b>&\"c'\t\n\r caf\xc3\xa9", 17));
