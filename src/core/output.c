@@ -317,8 +317,8 @@ static inline uint64_t json_special8(uint64_t v) {
  * its first, middle and last bytes (or first and last four) padded with
  * spaces, so no byte outside it is read. */
 static inline bool json_plain_ascii(const unsigned char *s, size_t n) {
-    uint64_t acc = 0;
     if (n >= 8) {
+        uint64_t acc = 0;
         size_t i = 0;
         for (; i + 8 < n; i += 8) acc |= json_special8(tw_load64(s + i));
         return !(acc | json_special8(tw_load64(s + n - 8)));

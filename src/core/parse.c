@@ -1,13 +1,11 @@
 /* Locale-free number parsing with overflow detection. */
 #include "util.h"
 
-#define HX(c, v) [c] = (v) + 1
 const unsigned char tw_hex_digit1[256] = {
-    HX('0', 0),  HX('1', 1),  HX('2', 2),  HX('3', 3),  HX('4', 4),  HX('5', 5),
-    HX('6', 6),  HX('7', 7),  HX('8', 8),  HX('9', 9),  HX('a', 10), HX('b', 11),
-    HX('c', 12), HX('d', 13), HX('e', 14), HX('f', 15), HX('A', 10), HX('B', 11),
-    HX('C', 12), HX('D', 13), HX('E', 14), HX('F', 15)};
-#undef HX
+    ['0'] = 1,   ['1'] = 2,   ['2'] = 3,   ['3'] = 4,   ['4'] = 5,   ['5'] = 6,
+    ['6'] = 7,   ['7'] = 8,   ['8'] = 9,   ['9'] = 10,  ['a'] = 11,  ['b'] = 12,
+    ['c'] = 13,  ['d'] = 14,  ['e'] = 15,  ['f'] = 16,  ['A'] = 11,  ['B'] = 12,
+    ['C'] = 13,  ['D'] = 14,  ['E'] = 15,  ['F'] = 16};  /* value + 1 */
 
 /* The general case of tw_scan_u64 (util.h): any number of digits. */
 size_t tw_scan_u64_long(const char *s, size_t n, uint64_t *out, bool *overflow) {
