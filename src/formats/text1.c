@@ -592,8 +592,20 @@ static field get(const section *sec, const field *fv, int m) {
 
 static void bad_field(t1_reader *r, const tw_line *l, const field *f, const char *what) {
     tw_loc loc = tw_text_loc(r->file, l, (size_t)(f->p - l->s));
-    tw_report(r->ctx.diag, TW_R_BAD_RECORD, &loc, "%s '%.*s'; entry skipped", what,
-              (int)(f->n > 60 ? 60 : f->n), f->p);
+    /* the first 60 bytes; a NUL, which would end the message, as the
+     * diagnostics show other control bytes */
+    char shown[60 * 4 + 1];
+    size_t k = 0;
+    for (size_t i = 0; i < f->n && i < 60; i++) {
+        if (f->p[i]) {
+            shown[k++] = f->p[i];
+        } else {
+            memcpy(shown + k, "\\x00", 4);
+            k += 4;
+        }
+    }
+    tw_report(r->ctx.diag, TW_R_BAD_RECORD, &loc, "%s '%.*s'; entry skipped", what, (int)k,
+              shown);
 }
 
 static bool need_handle(t1_reader *r, const tw_line *l, const field *f, unsigned digits,
@@ -798,7 +810,7 @@ static void entry_timeline(t1_reader *r, const tw_line *l, const field *fv) {
     uint64_t h, v = 0;
     int64_t ts;
     if (!need_handle(r, l, &hf, 8, &h)) return;
-    if (ef.n != 1 || !strchr("ESRXW", ef.p[0])) {
+    if (ef.n != 1 || !memchr("ESRXW", ef.p[0], 5)) {
         bad_field(r, l, &ef, "expected an event E, S, R, X or W, not");
         return;
     }
