@@ -600,8 +600,10 @@ static void bad_field(t1_reader *r, const tw_line *l, const field *f, const char
         if (f->p[i]) {
             shown[k++] = f->p[i];
         } else {
-            memcpy(shown + k, "\\x00", 4);
-            k += 4;
+            shown[k++] = '\\';
+            shown[k++] = 'x';
+            shown[k++] = '0';
+            shown[k++] = '0';
         }
     }
     tw_report(r->ctx.diag, TW_R_BAD_RECORD, &loc, "%s '%.*s'; entry skipped", what, (int)k,
@@ -810,7 +812,7 @@ static void entry_timeline(t1_reader *r, const tw_line *l, const field *fv) {
     uint64_t h, v = 0;
     int64_t ts;
     if (!need_handle(r, l, &hf, 8, &h)) return;
-    if (ef.n != 1 || !memchr("ESRXW", ef.p[0], 5)) {
+    if (ef.n != 1 || !ef.p[0] || !strchr("ESRXW", ef.p[0])) {
         bad_field(r, l, &ef, "expected an event E, S, R, X or W, not");
         return;
     }
