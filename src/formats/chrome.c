@@ -48,6 +48,7 @@ typedef struct chrome_writer {
     tw_tidmap map;            /* (pid, tid) -> index in threads */
     cthread *threads;
     size_t tcap;
+    size_t last;              /* index + 1 of the thread found last (0: none) */
     uint64_t next_wtid;       /* for tids beyond 32 bits: counts down */
     tw_u64map taken;          /* pid << 32 | written tid, of every thread */
     int64_t base;             /* subtracted from every ts */
@@ -81,6 +82,8 @@ static void json_name(chrome_writer *w, tw_output *o, const tw_str *s) {
 
 /* The thread of (pid, tid); NULL when out of memory. */
 static cthread *thread_of(chrome_writer *w, uint32_t pid, uint64_t tid) {
+    size_t c = w->last; /* an event and its hooks ask for one thread in a row */
+    if (c && w->map.tids[c - 1] == tid && w->map.pids[c - 1] == pid) return &w->threads[c - 1];
     bool created;
     if (!tw_grow(&w->threads, &w->tcap, w->map.n + 1, sizeof *w->threads, 8)) return NULL;
     int64_t i = tw_tidmap_index(&w->map, pid, tid, &created);
@@ -100,6 +103,7 @@ static cthread *thread_of(chrome_writer *w, uint32_t pid, uint64_t tid) {
                          (unsigned long long)want);
         t->nids = (size_t)n;  /* at most 34 bytes: both ids fit 32 bits */
     }
+    w->last = (size_t)i + 1;
     return t;
 }
 
