@@ -89,7 +89,7 @@ static bool rehash(tw_u64map *m, size_t cap) {
     return true;
 }
 
-void **tw_u64map_slot(tw_u64map *m, uint64_t key) {
+void **tw_u64map_add(tw_u64map *m, uint64_t key) {
     if ((m->n + 1) * 2 > m->cap && !rehash(m, m->cap ? m->cap * 2 : 64)) return NULL;
     size_t i = tw_u64map_hash(key, m->cap);
     while (m->used[i]) {
@@ -117,13 +117,10 @@ void tw_u64map_free(tw_u64map *m) {
     memset(m, 0, sizeof *m);
 }
 
-void *tw_keyed_get(tw_u64map *map, void *vecp, size_t *n, size_t *cap, uint64_t key,
+void *tw_keyed_new(tw_u64map *map, void *vecp, size_t *n, size_t *cap, uint64_t key,
                    size_t size, bool *created) {
     void ***vec = vecp;
-    void *o = map ? tw_u64map_get(map, key) : NULL;
-    if (created) *created = false;
-    if (o) return o;
-    o = calloc(1, size);
+    void *o = calloc(1, size);
     if (!o || !tw_grow(vec, cap, *n + 1, sizeof **vec, 8) || (map && !tw_u64map_put(map, key, o))) {
         free(o);
         return NULL;

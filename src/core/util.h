@@ -256,7 +256,7 @@ static inline size_t tw_u64map_hash(uint64_t key, size_t cap) {
 /* The slot of `key`, or m->cap when absent (inline, as are the two
  * lookups below: readers look up per event). */
 static inline size_t tw_u64map_find(const tw_u64map *m, uint64_t key) {
-    if (!m->cap) return 0;
+    if (!m->cap) return m->cap;
     for (size_t i = tw_u64map_hash(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
         if (!m->used[i]) return m->cap;
         if (m->keys[i] == key) return i;
@@ -274,9 +274,14 @@ static inline void **tw_u64map_ref(tw_u64map *m, uint64_t key) {
     size_t i = tw_u64map_find(m, key);
     return i < m->cap ? &m->vals[i] : NULL;
 }
+/* tw_u64map_slot() when `key` is absent (buf.c). */
+void **tw_u64map_add(tw_u64map *m, uint64_t key);
 /* The value slot of `key`, added (holding NULL) when absent: one lookup for
  * a read and a write.  NULL when out of memory.  Valid until the next put. */
-void **tw_u64map_slot(tw_u64map *m, uint64_t key);
+static inline void **tw_u64map_slot(tw_u64map *m, uint64_t key) {
+    void **v = tw_u64map_ref(m, key);
+    return v ? v : tw_u64map_add(m, key);
+}
 /* Insert or replace; false when out of memory. */
 bool tw_u64map_put(tw_u64map *m, uint64_t key, void *val);
 void tw_u64map_free(tw_u64map *m);
@@ -285,10 +290,17 @@ void tw_u64map_free(tw_u64map *m);
  * Objects kept by key: the object under `key` in `map` (when map is not
  * NULL), else a new zeroed one of `size` bytes, added to `map` and appended
  * to the pointer array *vecp (n, cap), which owns it.  *created tells which
- * (may be NULL).  NULL when out of memory.
+ * (may be NULL).  NULL when out of memory.  The lookup is inline;
+ * tw_keyed_new() (buf.c) makes a new one.
  */
-void *tw_keyed_get(tw_u64map *map, void *vecp, size_t *n, size_t *cap, uint64_t key,
+void *tw_keyed_new(tw_u64map *map, void *vecp, size_t *n, size_t *cap, uint64_t key,
                    size_t size, bool *created);
+static inline void *tw_keyed_get(tw_u64map *map, void *vecp, size_t *n, size_t *cap,
+                                 uint64_t key, size_t size, bool *created) {
+    void *o = map ? tw_u64map_get(map, key) : NULL;
+    if (created) *created = false;
+    return o ? o : tw_keyed_new(map, vecp, n, cap, key, size, created);
+}
 
 /* ---- (pid, tid) -> dense thread index (buf.c) -------------------------- */
 typedef struct tw_tidmap {

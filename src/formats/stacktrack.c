@@ -364,6 +364,11 @@ static void info(st_reader *r, uint16_t pid, uint32_t seq, unsigned flags,
 
 /* ---- reader: the event queue --------------------------------------------- */
 
+static inline void init_item(st_item *it, tw_kind kind, uint16_t pid, uint64_t tid, int64_t ts,
+                             const tw_loc *loc) {
+    *it = (st_item){.ev = {.kind = kind, .pid = pid, .tid = tid, .ts = ts, .loc = *loc}};
+}
+
 static st_item *push(st_reader *r, tw_kind kind, uint16_t pid, uint64_t tid, int64_t ts,
                      const tw_loc *loc) {
     if (r->qn == r->qcap) {
@@ -380,7 +385,7 @@ static st_item *push(st_reader *r, tw_kind kind, uint16_t pid, uint64_t tid, int
         r->qhead = 0;
     }
     st_item *it = &r->q[(r->qhead + r->qn++) & (r->qcap - 1)];
-    *it = (st_item){.ev = {.kind = kind, .pid = pid, .tid = tid, .ts = ts, .loc = *loc}};
+    init_item(it, kind, pid, tid, ts, loc);
     return it;
 }
 
@@ -449,7 +454,7 @@ static st_item *hit_item(st_reader *r, tw_kind kind, uint16_t pid, uint64_t tid,
                          const tw_loc *loc) {
     if (r->qn || r->nopen) return push(r, kind, pid, tid, ts, loc);
     item_release(&r->cur);
-    r->cur = (st_item){.ev = {.kind = kind, .pid = pid, .tid = tid, .ts = ts, .loc = *loc}};
+    init_item(&r->cur, kind, pid, tid, ts, loc);
     r->direct = true;
     return &r->cur;
 }
@@ -489,8 +494,7 @@ static void sequence(st_reader *r, uint16_t pid, unsigned tid, uint32_t seq, con
     uint64_t key = (uint64_t)pid << 16 | tid;
     /* seq + 1 needs 33 bits: uintptr_t is 64 bits wide on every target
      * tw_muldiv_i64 (core/time.c) builds on */
-    void **slot = tw_u64map_ref(&r->seqs, key);
-    if (!slot) slot = tw_u64map_slot(&r->seqs, key);
+    void **slot = tw_u64map_slot(&r->seqs, key);
     uintptr_t prev = slot ? (uintptr_t)*slot : 0;
     if (prev && seq < prev - 1 && prev - 1 - seq < UINT32_C(0x80000000) &&
         counted(r, C_SEQUENCE))

@@ -450,9 +450,8 @@ static uint64_t state_track(t1_reader *r, uint32_t h, int64_t ts, const tw_loc *
  */
 static void check_order(t1_reader *r, uint32_t handle, uint64_t tid, char code,
                         const tw_str *name, const tw_loc *loc) {
-    uint64_t key = (uint64_t)tid << 32 | handle;
-    t1_order *o = tw_u64map_get(&r->orders, key);
-    if (!o) o = tw_keyed_get(&r->orders, &r->ov, &r->nov, &r->ovcap, key, sizeof *o, NULL);
+    t1_order *o = tw_keyed_get(&r->orders, &r->ov, &r->nov, &r->ovcap,
+                               (uint64_t)tid << 32 | handle, sizeof *o, NULL);
     if (!o) {
         tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory");
         return;
