@@ -924,31 +924,157 @@ static void rec_gch(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
     emit_items(r, c, kind, 0, record_time(r, ms), loc, NULL);
 }
 
+/* A sam str record, read: its frames are in r->pf[0..nf). */
+typedef struct sam_rec {
+    uint64_t iid, ms, count, keep, prev;
+    size_t nf;
+    size_t diff_col;   /* of KEEP:DEPTH in the line */
+    size_t prev_col;   /* of DEPTH in KEEP:DEPTH */
+    bool callpoint;    /* KEEP:DEPTH:IP */
+} sam_rec;
+
+/* Room for frame i of the current sam str (reported when out of memory). */
+static bool pending(cp_reader *r, size_t i, const tw_loc *loc) {
+    return tw_grow(&r->pf, &r->pfcap, i + 1, sizeof *r->pf, 16) || oom(r, loc);
+}
+
+/* The stack diff of a read sam str, applied to its thread. */
+static void sam_apply(cp_reader *r, const tw_line *l, const tw_loc *loc, const sam_rec *s) {
+    cp_thread *th = thread_ref(r, s->iid, loc);
+    if (!th) return;
+    int64_t ts = record_time(r, s->ms);
+    size_t depth = th->depth;
+    uint64_t keep = s->keep;
+    if (keep > depth) {
+        tw_loc dl = tw_text_loc(r->file, l, s->diff_col);
+        tw_report(r->ctx.diag, TW_R_CP_STACK, &dl,
+                  "matchPrefixSize %llu exceeds the depth %zu of the thread's previous stack; "
+                  "taken as %zu",
+                  (unsigned long long)keep, depth, depth);
+        keep = depth;
+    } else if (s->prev != depth) {
+        tw_loc dl = tw_text_loc(r->file, l, s->diff_col + s->prev_col);
+        tw_report(r->ctx.diag, TW_R_CP_STACK, &dl,
+                  "stackSize %llu differs from the depth %zu of the thread's previous stack; "
+                  "the diff is applied to the reconstructed stack",
+                  (unsigned long long)s->prev, depth);
+    }
+    end_frames(r, th, (size_t)keep, ts, loc);
+    if (s->callpoint && keep > 0 && r->callpoints++ == 0) r->callpoint_line = l->no;
+    for (size_t i = 0; i < s->nf; i++) {
+        const tw_str *name = function_name(r, r->pf[i].fn, loc);
+        if (!name || !push_frame(r, th, r->pf[i].fn, name, loc)) return;
+        if (!emit(r, TW_BEGIN, name, th->tid, ts, loc)) return;
+        if (s->count) attr_int(r, r->k_count, (int64_t)s->count);
+        if (r->pf[i].ip.n) attr_str(r, r->k_ip, r->pf[i].ip.s, r->pf[i].ip.n);
+    }
+    if (s->count) {
+        tw_event *e = emit(r, TW_COUNTER, r->n_samples, th->tid, ts, loc);
+        if (e) {
+            e->value = (int64_t)s->count;
+            e->has_value = true;
+        }
+    }
+}
+
+/*
+ * The usual sam str in one pass: fields one space apart, ids and ips of
+ * 0x and 1-16 hex digits (ips also ?), numbers of 1-18 digits, a line with
+ * its end of line.  Anything else (false) goes through rec_sam, which reads
+ * and reports it in full; what both read, they read alike.  The scans stop
+ * at the line's CR or LF (tw_line.eol).
+ */
+static const char *usual_dec(const char *p, uint64_t *v) {
+    const char *b = p;
+    uint64_t x = 0;
+    unsigned d;
+    while ((d = (unsigned)(unsigned char)*p - '0') <= 9) {
+        x = x * 10 + d;  /* wraps only past 19 digits, refused below */
+        p++;
+    }
+    if (p == b || p - b > 18) return NULL;
+    *v = x;
+    return p;
+}
+
+static const char *usual_hex(const char *p, uint64_t *v) {
+    if (p[0] != '0' || (p[1] != 'x' && p[1] != 'X')) return NULL;
+    const char *b = p += 2;
+    uint64_t x = 0;
+    unsigned d;
+    while ((d = tw_hex_digit1[(unsigned char)*p])) {
+        x = x << 4 | (d - 1);
+        p++;
+    }
+    if (p == b || p - b > 16) return NULL;
+    *v = x;
+    return p;
+}
+
+static const char *usual_ip(const char *p) {
+    uint64_t v;
+    return *p == '?' ? p + 1 : usual_hex(p, &v);
+}
+
+static bool sam_str_usual(cp_reader *r, const tw_line *l, const tw_loc *loc) {
+    const char *s = l->s, *e = s + l->len, *p = s + 8;  /* after "sam str " */
+    sam_rec rec;
+    if (!l->eol || !(p = usual_hex(p, &rec.iid)) || rec.iid == UNDEF || *p++ != ' ' ||
+        !(p = usual_dec(p, &rec.ms)) || rec.ms > MAX_MS || *p++ != ' ' ||
+        !(p = usual_dec(p, &rec.count)) || *p++ != ' ')
+        return false;
+    rec.diff_col = (size_t)(p - s);
+    if (!(p = usual_dec(p, &rec.keep)) || *p++ != ':') return false;
+    rec.prev_col = (size_t)(p - s) - rec.diff_col;
+    if (!(p = usual_dec(p, &rec.prev))) return false;
+    rec.callpoint = *p == ':';
+    if (rec.callpoint && !(p = usual_ip(p + 1))) return false;
+    size_t nf = 0;
+    while (p != e) {
+        if (*p++ != ' ' || !tw_grow(&r->pf, &r->pfcap, nf + 1, sizeof *r->pf, 16))
+            return false;  /* rec_sam reports running out of memory */
+        pending_frame *f = &r->pf[nf++];
+        if (!(p = usual_hex(p, &f->fn))) return false;
+        f->ip = (tok){0};
+        if (*p == ':') {
+            const char *b = p + 1;
+            if (!(p = usual_ip(b))) return false;
+            f->ip = (tok){b, (size_t)(p - b), (size_t)(b - s)};
+        }
+    }
+    rec.nf = nf;
+    sam_apply(r, l, loc, &rec);
+    return true;
+}
+
 static void rec_sam(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
-    uint64_t iid, ms, count = 0;
-    if (!need_iid(r, l, c, &iid, "thread internal id")) return;
-    if (iid == UNDEF) {
+    sam_rec rec = {0};
+    uint64_t ms;
+    if (!need_iid(r, l, c, &rec.iid, "thread internal id")) return;
+    if (rec.iid == UNDEF) {
         bad(r, l, 8, "%s is undefined ('?')", "thread internal id");
         return;
     }
     if (!need_ms(r, l, c, &ms)) return;
     if (l->s[4] == 'm') {
         if (!check_items(r, l, c, 'm')) return;
-        cp_thread *t = thread_ref(r, iid, loc);
+        cp_thread *t = thread_ref(r, rec.iid, loc);
         if (t) emit_items(r, c, 'm', t->tid, record_time(r, ms), loc, t);
         return;
     }
+    rec.ms = ms;
     tok diff, p[3];
-    uint64_t keep, prev;
-    if (!need_dec(r, l, c, &count, "sample count") || !need(r, l, c, &diff, "KEEP:DEPTH"))
+    if (!need_dec(r, l, c, &rec.count, "sample count") || !need(r, l, c, &diff, "KEEP:DEPTH"))
         return;
     size_t k = split_colons(diff.s, diff.n, p, 3);
-    if (k < 2 || k > 3 || !tw_parse_u64(p[0].s, p[0].n, &keep) ||
-        !tw_parse_u64(p[1].s, p[1].n, &prev) || (k == 3 && !is_ip(p[2].s, p[2].n))) {
+    if (k < 2 || k > 3 || !tw_parse_u64(p[0].s, p[0].n, &rec.keep) ||
+        !tw_parse_u64(p[1].s, p[1].n, &rec.prev) || (k == 3 && !is_ip(p[2].s, p[2].n))) {
         bad(r, l, diff.col, "%s is not MATCHPREFIXSIZE:STACKSIZE[:IP]", "stack diff");
         return;
     }
-    size_t nf = 0;
+    rec.diff_col = diff.col;
+    rec.prev_col = p[1].col;
+    rec.callpoint = k == 3;
     tok t;
     while (next_tok(c, &t)) {
         tok f[3];
@@ -959,48 +1085,12 @@ static void rec_sam(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
             bad(r, l, t.col, "%s is not FUNCTION[:IP]", "frame");
             return;
         }
-        if (!tw_grow(&r->pf, &r->pfcap, nf + 1, sizeof *r->pf, 16)) {
-            oom(r, loc);
-            return;
-        }
-        r->pf[nf].fn = fn;
-        r->pf[nf].ip = fk == 2 ? f[1] : (tok){0};
-        nf++;
+        if (!pending(r, rec.nf, loc)) return;
+        r->pf[rec.nf].fn = fn;
+        r->pf[rec.nf].ip = fk == 2 ? f[1] : (tok){0};
+        rec.nf++;
     }
-    cp_thread *th = thread_ref(r, iid, loc);
-    if (!th) return;
-    int64_t ts = record_time(r, ms);
-    size_t depth = th->depth;
-    if (keep > depth) {
-        tw_loc dl = tw_text_loc(r->file, l, diff.col);
-        tw_report(r->ctx.diag, TW_R_CP_STACK, &dl,
-                  "matchPrefixSize %llu exceeds the depth %zu of the thread's previous stack; "
-                  "taken as %zu",
-                  (unsigned long long)keep, depth, depth);
-        keep = depth;
-    } else if (prev != depth) {
-        tw_loc dl = tw_text_loc(r->file, l, diff.col + p[1].col);
-        tw_report(r->ctx.diag, TW_R_CP_STACK, &dl,
-                  "stackSize %llu differs from the depth %zu of the thread's previous stack; "
-                  "the diff is applied to the reconstructed stack",
-                  (unsigned long long)prev, depth);
-    }
-    end_frames(r, th, (size_t)keep, ts, loc);
-    if (k == 3 && keep > 0 && r->callpoints++ == 0) r->callpoint_line = l->no;
-    for (size_t i = 0; i < nf; i++) {
-        const tw_str *name = function_name(r, r->pf[i].fn, loc);
-        if (!name || !push_frame(r, th, r->pf[i].fn, name, loc)) return;
-        if (!emit(r, TW_BEGIN, name, th->tid, ts, loc)) return;
-        if (count) attr_int(r, r->k_count, (int64_t)count);
-        if (r->pf[i].ip.n) attr_str(r, r->k_ip, r->pf[i].ip.s, r->pf[i].ip.n);
-    }
-    if (count) {
-        tw_event *e = emit(r, TW_COUNTER, r->n_samples, th->tid, ts, loc);
-        if (e) {
-            e->value = (int64_t)count;
-            e->has_value = true;
-        }
-    }
+    sam_apply(r, l, loc, &rec);
 }
 
 static void rec_src(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
@@ -1022,6 +1112,7 @@ static void rec_src(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
 static void process_line(cp_reader *r, const tw_line *l) {
     if (l->len == 0) return;
     tw_loc loc = tw_text_loc(r->file, l, 0);
+    if (l->len > 8 && memcmp(l->s, "sam str ", 8) == 0 && sam_str_usual(r, l, &loc)) return;
     int type = record_type(l->s, l->len);
     if (type == -2) {
         if (!l->eol)
