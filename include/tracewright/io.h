@@ -169,6 +169,11 @@ int tw_output_close(tw_output *out);
 void tw_output_abort(tw_output *out);
 
 void tw_out_write_slow(tw_output *out, const void *p, size_t n);
+/* The free end of the buffer, for a caller that reads straight into it
+ * (at least `min` bytes, min <= 4096; `*room` gets how many), then
+ * tw_out_commit() with what it put there.  NULL after a failure. */
+void *tw_out_space(tw_output *out, size_t min, size_t *room);
+static inline void tw_out_commit(tw_output *out, size_t n) { out->len += n; }
 
 static inline void tw_out_write(tw_output *out, const void *p, size_t n) {
     if (out->cap - out->len >= n) {

@@ -180,6 +180,28 @@ void tw_out_write_slow(tw_output *o, const void *p, size_t n) {
     }
 }
 
+void *tw_out_space(tw_output *o, size_t min, size_t *room) {
+    if (o->cap - o->len < min) {
+        if (o->fd >= 0) {
+            drain(o);
+        } else if (!o->err) {
+            unsigned char *nb = o->cap <= SIZE_MAX / 2 ? realloc(o->buf, o->cap * 2) : NULL;
+            if (nb) {
+                o->buf = nb;
+                o->cap *= 2;
+            } else {
+                o->err = ENOMEM;
+            }
+        }
+    }
+    if (o->err) {
+        o->len = o->fd >= 0 ? 0 : o->len;  /* a file drops output after a failure */
+        return NULL;
+    }
+    *room = o->cap - o->len;
+    return o->buf + o->len;
+}
+
 int tw_output_flush(tw_output *o) {
     if (o->fd >= 0) drain(o);
     return o->err;

@@ -17,7 +17,7 @@
 #include "util.h"
 
 typedef struct chunk {
-    long off;
+    uint64_t off;
     size_t len;
 } chunk;
 
@@ -33,7 +33,7 @@ struct tw_spool {
     channel *ch;
     size_t nch, cap;
     FILE *file;
-    long end;           /* bytes in the file */
+    uint64_t end;       /* bytes in the file */
     int err;            /* errno of the first failure, 0 if none */
     bool tmp_failed;    /* that failure was making the temporary file */
     char text[320];     /* tw_spool_error_text() */
@@ -83,17 +83,23 @@ FILE *tw_tmpfile(void) {
     return f;
 }
 
-/* Move a channel's tail to the file. */
+/* Move a channel's tail to the file (written and read back by offset,
+ * without stdio's buffer). */
 static bool spill(tw_spool *s, channel *c) {
     if (!s->file && !(s->file = tw_tmpfile())) {
         s->tmp_failed = !s->err;
         return fail(s, errno);
     }
     if (!tw_grow(&c->chunks, &c->cap, c->nchunks + 1, sizeof *c->chunks, 8)) return fail(s, ENOMEM);
-    if (fseek(s->file, s->end, SEEK_SET) != 0 || fwrite(c->tail.p, 1, c->tail.len, s->file) != c->tail.len)
-        return fail(s, errno);
+    int fd = fileno(s->file);
+    for (size_t done = 0; done < c->tail.len;) {
+        ssize_t k = pwrite(fd, c->tail.p + done, c->tail.len - done, (off_t)(s->end + done));
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return fail(s, k < 0 ? errno : EIO);
+        done += (size_t)k;
+    }
     c->chunks[c->nchunks++] = (chunk){s->end, c->tail.len};
-    s->end += (long)c->tail.len;
+    s->end += c->tail.len;
     tw_buf_clear(&c->tail);
     return true;
 }
@@ -116,18 +122,23 @@ size_t tw_spool_size(const tw_spool *s, size_t channel_no) {
     return s->ch[channel_no].size;
 }
 
+/* Read straight into the output's buffer: no copy on the way. */
 bool tw_spool_copy(tw_spool *s, size_t channel_no, tw_output *out) {
     if (s->err) return false;
     if (channel_no >= s->nch) return true;
     channel *c = &s->ch[channel_no];
-    char buf[16384];
     for (size_t i = 0; i < c->nchunks; i++) {
-        if (fseek(s->file, c->chunks[i].off, SEEK_SET) != 0) return fail(s, errno);
+        uint64_t off = c->chunks[i].off;
         for (size_t left = c->chunks[i].len; left > 0;) {
-            size_t want = left < sizeof buf ? left : sizeof buf;
-            if (fread(buf, 1, want, s->file) != want) return fail(s, errno ? errno : EIO);
-            tw_out_write(out, buf, want);
-            left -= want;
+            size_t room;
+            char *p = tw_out_space(out, 4096, &room);
+            if (!p) return true;  /* the output's failure, reported by its owner */
+            ssize_t k = pread(fileno(s->file), p, left < room ? left : room, (off_t)off);
+            if (k < 0 && errno == EINTR) continue;
+            if (k <= 0) return fail(s, k < 0 ? errno : EIO);
+            tw_out_commit(out, (size_t)k);
+            off += (uint64_t)k;
+            left -= (size_t)k;
         }
     }
     tw_out_write(out, c->tail.p, c->tail.len);

@@ -524,6 +524,43 @@ void test_spool_channels(void) {
     CHECK_EQ_U(tw_spool_size(s, 9), 0);
     CHECK_EQ_I(tw_spool_error(s), 0);
     tw_spool_free(s);
+
+    /* default chunks, channels of 1.5 MB read back into a file's output,
+     * whose 256 KiB buffer they fill several times, after a few bytes
+     * already in it (so the reads straddle its end) */
+    s = tw_spool_new(0);
+    CHECK(s != NULL);
+    enum { BIG = 1500000 };
+    for (size_t i = 0; i < BIG / 10; i++)
+        for (size_t c = 0; c < 2; c++) {
+            char piece[16];
+            snprintf(piece, sizeof piece, "%c%08zu\n", (int)('a' + c), i);
+            CHECK(tw_spool_write(s, c, piece, 10));
+        }
+    FILE *tmp = tmpfile();
+    CHECK(tmp != NULL);
+    if (!tmp) return;
+    tw_output *o = tw_output_fd(fileno(tmp), "tmp");
+    tw_out_str(o, "head\n");
+    CHECK(tw_spool_copy(s, 1, o));
+    CHECK(tw_spool_copy(s, 0, o));
+    CHECK_EQ_I(tw_output_close(o), 0);
+    CHECK_EQ_I(tw_spool_error(s), 0);
+    tw_spool_free(s);
+    CHECK(fseek(tmp, 0, SEEK_END) == 0);
+    CHECK_EQ_U((uint64_t)ftell(tmp), 5 + 2 * (uint64_t)BIG);
+    rewind(tmp);
+    char line[32];
+    CHECK(fgets(line, sizeof line, tmp) && strcmp(line, "head\n") == 0);
+    size_t bad = 0;
+    for (size_t c = 1; c + 1 > 0; c--)
+        for (size_t i = 0; i < BIG / 10; i++) {
+            char expect[16];
+            snprintf(expect, sizeof expect, "%c%08zu\n", (int)('a' + c), i);
+            bad += !fgets(line, sizeof line, tmp) || strcmp(line, expect) != 0;
+        }
+    CHECK_EQ_U(bad, 0);
+    fclose(tmp);
 }
 
 void test_format_utc(void) {
