@@ -211,7 +211,6 @@ static int begin(tw_pairing *p, thread *t, const tw_event *ev) {
     }
     ns->open++;
     tw_frame *f = &t->stack[t->depth];
-    memset(f, 0, sizeof *f);
     f->name = ev->name;
     f->cat = ev->cat;
     f->pid = ev->pid;
@@ -220,6 +219,7 @@ static int begin(tw_pairing *p, thread *t, const tw_event *ev) {
     f->loc = ev->loc;
     f->depth = t->depth;
     f->preempt0 = t->preempt;
+    f->child_gross = 0;
     f->thread = (uint32_t)(t - p->threads);
     f->late = p->late;
     f->tag = &ns->tag;

@@ -92,18 +92,25 @@ static size_t row_of(tw_stats *s, const tw_frame *f) {
     return s->nrows++;
 }
 
-/* From `since` (the previous entry or exit) to this entry; time that runs
- * backwards is reported and counts as 0. */
-static int64_t interval(tw_stats *s, const tw_frame *f, int64_t since, const char *what) {
+/* An interval that runs backwards: reported (unless already, or within the
+ * jitter) and counted as 0. */
+static int64_t backwards(tw_stats *s, const tw_frame *f, int64_t since, const char *what) {
     int64_t d;
     if (!tw_sub_i64(f->begin, since, &d)) d = f->begin < since ? INT64_MIN : INT64_MAX;
-    if (d >= 0) return d;
     if (f->late || (d != INT64_MIN && -d <= s->jitter)) return 0;  /* reported, or jitter */
     tw_report(s->diag, TW_R_TIME_BACKWARDS, &f->loc,
               "entry of '%.*s' comes %lld ns before its previous %s; the interval counts as 0",
               (int)(f->name->len > 200 ? 200 : f->name->len), f->name->s,
               d == INT64_MIN ? (long long)INT64_MAX : (long long)-d, what);
     return 0;
+}
+
+/* From `since` (the previous entry or exit) to this entry; time that runs
+ * backwards is reported and counts as 0. */
+static inline int64_t interval(tw_stats *s, const tw_frame *f, int64_t since, const char *what) {
+    int64_t d;
+    if (f->begin >= since && tw_sub_i64(f->begin, since, &d)) return d;
+    return f->begin >= since ? INT64_MAX : backwards(s, f, since, what);
 }
 
 static void on_open(void *user, const tw_frame *f) {
