@@ -291,6 +291,7 @@ typedef struct cp_reader {
     bool have_origin;
     /* threads by internal id, and in order of appearance */
     tw_u64map threads;
+    cp_thread *last_thread; /* the one found last (a thread lives until the end) */
     cp_thread **tv;
     size_t ntv, tvcap;
     tw_u64map funcs;       /* function iid -> name */
@@ -461,8 +462,9 @@ static bool need_qstr(cp_reader *r, const tw_line *l, cur *c, const char **s, si
 /* ---- threads ------------------------------------------------------------- */
 
 static cp_thread *thread_get(cp_reader *r, uint64_t iid, const tw_loc *loc) {
+    if (r->last_thread && r->last_thread->iid == iid) return r->last_thread;
     cp_thread *t = tw_u64map_get(&r->threads, iid);
-    if (t) return t;
+    if (t) return r->last_thread = t;
     t = calloc(1, sizeof *t);
     if (!t || !tw_grow(&r->tv, &r->tvcap, r->ntv + 1, sizeof *r->tv, 8) ||
         !tw_u64map_put(&r->threads, iid, t)) {
