@@ -195,7 +195,7 @@ void *tw_out_space(tw_output *o, size_t min, size_t *room) {
         }
     }
     if (o->err) {
-        o->len = o->fd >= 0 ? 0 : o->len;  /* a file drops output after a failure */
+        if (o->fd >= 0) o->len = 0;  /* a file drops output after a failure */
         return NULL;
     }
     *room = o->cap - o->len;

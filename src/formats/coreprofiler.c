@@ -935,11 +935,6 @@ typedef struct sam_rec {
     bool callpoint;    /* KEEP:DEPTH:IP */
 } sam_rec;
 
-/* Room for frame i of the current sam str (reported when out of memory). */
-static bool pending(cp_reader *r, size_t i, const tw_loc *loc) {
-    return tw_grow(&r->pf, &r->pfcap, i + 1, sizeof *r->pf, 16) || oom(r, loc);
-}
-
 /* The stack diff of a read sam str, applied to its thread. */
 static void sam_apply(cp_reader *r, const tw_line *l, const tw_loc *loc, const sam_rec *s) {
     cp_thread *th = thread_ref(r, s->iid, loc);
@@ -1087,7 +1082,10 @@ static void rec_sam(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
             bad(r, l, t.col, "%s is not FUNCTION[:IP]", "frame");
             return;
         }
-        if (!pending(r, rec.nf, loc)) return;
+        if (!tw_grow(&r->pf, &r->pfcap, rec.nf + 1, sizeof *r->pf, 16)) {
+            oom(r, loc);
+            return;
+        }
         r->pf[rec.nf].fn = fn;
         r->pf[rec.nf].ip = fk == 2 ? f[1] : (tok){0};
         rec.nf++;
