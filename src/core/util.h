@@ -30,6 +30,20 @@
  * (parse.c). */
 extern const unsigned char tw_hex_digit1[256];
 
+/* The hexadecimal digits at s (up to e), their value in *v: the byte after
+ * them, or NULL when there are more than `maxdigits` (leading zeros count).
+ * An empty run gives s itself. */
+static inline const char *tw_scan_hex(const char *s, const char *e, unsigned maxdigits,
+                                      uint64_t *v) {
+    const char *d = s;
+    uint64_t x = 0;
+    unsigned h;
+    for (; s < e && (h = tw_hex_digit1[(unsigned char)*s]) != 0; s++) x = x << 4 | (h - 1);
+    if ((size_t)(s - d) > maxdigits) return NULL;
+    *v = x;
+    return s;
+}
+
 /* Eight bytes from any address, in the machine's order. */
 static inline uint64_t tw_load64(const void *p) {
     uint64_t v;

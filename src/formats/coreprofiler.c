@@ -80,15 +80,8 @@ static bool next_tok(cur *c, tok *t) {
 
 /* "0x" + 1..16 hex digits of either case. */
 static bool parse_hex(const char *s, size_t n, uint64_t *v) {
-    if (n < 3 || n > 18 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X')) return false;
-    uint64_t x = 0;
-    for (size_t i = 2; i < n; i++) {
-        int d = tw_hexval(s[i]);
-        if (d < 0) return false;
-        x = x << 4 | (uint64_t)d;
-    }
-    *v = x;
-    return true;
+    return n >= 3 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
+           tw_scan_hex(s + 2, s + n, 16, v) == s + n;
 }
 
 /* A hex id or '?' (UNDEF). */
@@ -976,66 +969,51 @@ static void sam_apply(cp_reader *r, const tw_line *l, const tw_loc *loc, const s
 
 /*
  * The usual sam str in one pass: fields one space apart, ids and ips of
- * 0x and 1-16 hex digits (ips also ?), numbers of 1-18 digits, a line with
- * its end of line.  Anything else (false) goes through rec_sam, which reads
- * and reports it in full; what both read, they read alike.  The scans stop
- * at the line's CR or LF (tw_line.eol).
+ * 0x and 1-16 hex digits (ips also ?), a line with its end of line.
+ * Anything else (false) goes through rec_sam, which reads and reports it in
+ * full; what both read, they read alike (the same scanners of digits).
  */
-static const char *usual_dec(const char *p, uint64_t *v) {
-    const char *b = p;
-    uint64_t x = 0;
-    unsigned d;
-    while ((d = (unsigned)(unsigned char)*p - '0') <= 9) {
-        x = x * 10 + d;  /* wraps only past 19 digits, refused below */
-        p++;
-    }
-    if (p == b || p - b > 18) return NULL;
-    *v = x;
-    return p;
+static const char *usual_dec(const char *p, const char *e, uint64_t *v) {
+    bool ovf;
+    size_t k = tw_scan_u64(p, (size_t)(e - p), v, &ovf);
+    return k && !ovf ? p + k : NULL;
 }
 
-static const char *usual_hex(const char *p, uint64_t *v) {
-    if (p[0] != '0' || (p[1] != 'x' && p[1] != 'X')) return NULL;
-    const char *b = p += 2;
-    uint64_t x = 0;
-    unsigned d;
-    while ((d = tw_hex_digit1[(unsigned char)*p])) {
-        x = x << 4 | (d - 1);
-        p++;
-    }
-    if (p == b || p - b > 16) return NULL;
-    *v = x;
-    return p;
+static const char *usual_hex(const char *p, const char *e, uint64_t *v) {
+    if (e - p < 3 || p[0] != '0' || (p[1] != 'x' && p[1] != 'X')) return NULL;
+    const char *q = tw_scan_hex(p + 2, e, 16, v);
+    return q == p + 2 ? NULL : q;
 }
 
-static const char *usual_ip(const char *p) {
+static const char *usual_ip(const char *p, const char *e) {
     uint64_t v;
-    return *p == '?' ? p + 1 : usual_hex(p, &v);
+    return p < e && *p == '?' ? p + 1 : usual_hex(p, e, &v);
 }
 
 static bool sam_str_usual(cp_reader *r, const tw_line *l, const tw_loc *loc) {
     const char *s = l->s, *e = s + l->len, *p = s + 8;  /* after "sam str " */
     sam_rec rec;
-    if (!l->eol || !(p = usual_hex(p, &rec.iid)) || rec.iid == UNDEF || *p++ != ' ' ||
-        !(p = usual_dec(p, &rec.ms)) || rec.ms > MAX_MS || *p++ != ' ' ||
-        !(p = usual_dec(p, &rec.count)) || *p++ != ' ')
+    /* each field must end in a space or at e (whose byte is the CR or LF) */
+    if (!l->eol || !(p = usual_hex(p, e, &rec.iid)) || rec.iid == UNDEF || *p++ != ' ' ||
+        !(p = usual_dec(p, e, &rec.ms)) || rec.ms > MAX_MS || *p++ != ' ' ||
+        !(p = usual_dec(p, e, &rec.count)) || rec.count > (uint64_t)INT64_MAX || *p++ != ' ')
         return false;
     rec.diff_col = (size_t)(p - s);
-    if (!(p = usual_dec(p, &rec.keep)) || *p++ != ':') return false;
+    if (!(p = usual_dec(p, e, &rec.keep)) || *p++ != ':') return false;
     rec.prev_col = (size_t)(p - s) - rec.diff_col;
-    if (!(p = usual_dec(p, &rec.prev))) return false;
+    if (!(p = usual_dec(p, e, &rec.prev))) return false;
     rec.callpoint = *p == ':';
-    if (rec.callpoint && !(p = usual_ip(p + 1))) return false;
+    if (rec.callpoint && !(p = usual_ip(p + 1, e))) return false;
     size_t nf = 0;
     while (p != e) {
         if (*p++ != ' ' || !tw_grow(&r->pf, &r->pfcap, nf + 1, sizeof *r->pf, 16))
             return false;  /* rec_sam reports running out of memory */
         pending_frame *f = &r->pf[nf++];
-        if (!(p = usual_hex(p, &f->fn))) return false;
+        if (!(p = usual_hex(p, e, &f->fn))) return false;
         f->ip = (tok){0};
         if (*p == ':') {
             const char *b = p + 1;
-            if (!(p = usual_ip(b))) return false;
+            if (!(p = usual_ip(b, e))) return false;
             f->ip = (tok){b, (size_t)(p - b), (size_t)(b - s)};
         }
     }

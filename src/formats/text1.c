@@ -261,13 +261,7 @@ static bool tmpl_match(const section *sec, const char *s, size_t n, field *out, 
 static inline const char *scan_hex(const char *s, const char *e, unsigned maxdigits,
                                    uint64_t *v) {
     while (s < e && *s == '0') s++; /* not significant (nor counted) */
-    const char *d = s;
-    uint64_t x = 0;
-    unsigned h;
-    for (; s < e && (h = tw_hex_digit1[(unsigned char)*s]) != 0; s++) x = x << 4 | (h - 1);
-    if ((size_t)(s - d) > maxdigits) return NULL;
-    *v = x;
-    return s;
+    return tw_scan_hex(s, e, maxdigits, v);
 }
 
 /* Hexadecimal, optionally with 0x, at most `maxdigits` significant digits. */
