@@ -30,11 +30,45 @@
  * (parse.c). */
 extern const unsigned char tw_hex_digit1[256];
 
+/* Eight copies of byte c. */
+#define TW_BYTES8(c) (UINT64_C(0x0101010101010101) * (unsigned char)(c))
+
+/* Eight bytes from any address, in the machine's order. */
+static inline uint64_t tw_load64(const void *p) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
 /* The hexadecimal digits at s (up to e), their value in *v: the byte after
  * them, or NULL when there are more than `maxdigits` (leading zeros count).
  * An empty run gives s itself. */
 static inline const char *tw_scan_hex(const char *s, const char *e, unsigned maxdigits,
                                       uint64_t *v) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (e - s >= 8 && tw_hex_digit1[(unsigned char)*s]) {
+        /* up to eight digits from one load.  With the high bits cleared no
+         * byte carries into the next: bit 7 of each byte says >= or > a
+         * bound.  A digit is 0x30-0x39 (not 0x10-0x19, which the case bit
+         * would make one), a letter 0x41-0x46 or 0x61-0x66. */
+        const uint64_t low7 = TW_BYTES8(0x7F), top = TW_BYTES8(0x80);
+        uint64_t w = tw_load64(s), x = w & low7, lc = x | TW_BYTES8(0x20);
+        uint64_t digit = (x + TW_BYTES8(0x50)) & ~(x + TW_BYTES8(0x46)) & top;
+        uint64_t letter = (lc + TW_BYTES8(0x1F)) & ~(lc + TW_BYTES8(0x19)) & top;
+        uint64_t other = (~(digit | letter) | w) & top;
+        unsigned k = other ? (unsigned)__builtin_ctzll(other) / 8 : 8;
+        if (k < 8 || e - s == 8 || !tw_hex_digit1[(unsigned char)s[8]]) {
+            if (k > maxdigits) return NULL;
+            /* each byte's value, the k digits to the top (zeros, leading
+             * ones, below), then nibbles, bytes and halves put together */
+            uint64_t d = ((x & TW_BYTES8(0x0F)) + (letter >> 7) * 9) << 8 * (8 - k);
+            d = (d * (16 * 256 + 1)) >> 8 & 0x00FF00FF00FF00FFULL;
+            d = (d * (256 * 65536 + 1)) >> 16 & 0x0000FFFF0000FFFFULL;
+            *v = (d * (65536 * 0x100000000ULL + 1)) >> 32;
+            return s + k;
+        }
+    }
+#endif
     const char *d = s;
     uint64_t x = 0;
     unsigned h;
@@ -42,13 +76,6 @@ static inline const char *tw_scan_hex(const char *s, const char *e, unsigned max
     if ((size_t)(s - d) > maxdigits) return NULL;
     *v = x;
     return s;
-}
-
-/* Eight bytes from any address, in the machine's order. */
-static inline uint64_t tw_load64(const void *p) {
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
 }
 
 #define TW_NS_PER_US INT64_C(1000)
@@ -179,9 +206,6 @@ static TW_INLINE bool tw_parse_i64(const char *s, size_t n, int64_t *out) {
 }
 
 /* ---- byte search, eight bytes a step ----------------------------------- */
-
-/* Eight copies of byte c. */
-#define TW_BYTES8(c) (UINT64_C(0x0101010101010101) * (unsigned char)(c))
 
 /* Bit 7 set in the bytes of w equal to the bytes of pat.  Only the lowest
  * set byte is exact (a borrow may mark bytes above it), which is all the

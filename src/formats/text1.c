@@ -260,6 +260,8 @@ static bool tmpl_match(const section *sec, const char *s, size_t n, field *out, 
  * are too many digits.  An empty run gives s itself. */
 static inline const char *scan_hex(const char *s, const char *e, unsigned maxdigits,
                                    uint64_t *v) {
+    const char *q = tw_scan_hex(s, e, maxdigits, v);  /* the usual case */
+    if (q) return q;
     while (s < e && *s == '0') s++; /* not significant (nor counted) */
     return tw_scan_hex(s, e, maxdigits, v);
 }

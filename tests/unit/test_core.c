@@ -1,4 +1,5 @@
 /* Unit tests of the core: interning, time, numbers, UTF-8, emit helpers, output. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -191,6 +192,54 @@ void test_parse_numbers(void) {
                 CHECK_EQ_U(gn, wn);
                 CHECK_EQ_U(got, want);
                 CHECK(govf == wovf);
+            }
+        }
+    }
+}
+
+/* tw_scan_hex's digit-by-digit meaning, to check its eight-at-once path */
+static const char *scan_hex_ref(const char *s, const char *e, unsigned maxdigits, uint64_t *v) {
+    const char *d = s;
+    uint64_t x = 0;
+    for (; s < e && isxdigit((unsigned char)*s); s++)
+        x = x << 4 | (uint64_t)(isdigit((unsigned char)*s) ? *s - '0' : (*s | 0x20) - 'a' + 10);
+    if ((size_t)(s - d) > maxdigits) return NULL;
+    *v = x;
+    return s;
+}
+
+void test_scan_hex(void) {
+    uint64_t v = 7;
+    static const char id[] = "0x0000008a 1";
+    CHECK(tw_scan_hex(id + 2, id + sizeof id - 1, 16, &v) == id + 10);
+    CHECK_EQ_U(v, 0x8a);
+    static const char mixed[] = "DeadBEEF,";
+    CHECK(tw_scan_hex(mixed, mixed + 9, 8, &v) == mixed + 8);
+    CHECK_EQ_U(v, 0xdeadbeef);
+    CHECK(tw_scan_hex(mixed, mixed + 9, 7, &v) == NULL);
+    /* every byte value after every count of digits, every length up to 20:
+     * the neighbours of the digits' and letters' ranges ('/' ':' '@' 'G' '`'
+     * 'g'), the bytes that the case bit would turn into digits (0x10-0x19)
+     * and letters, bytes with the high bit over a digit's or a letter's */
+    static const char digits[] = "0123456789abcdefABCDEF";
+    unsigned seed = 4242;
+    for (size_t len = 0; len <= 20; len++) {
+        for (size_t lead = 0; lead <= len; lead++) {
+            for (unsigned stop = 0; stop < 256; stop++) {
+                if (lead < len && stop && isxdigit(stop)) continue;
+                char buf[24];
+                for (size_t j = 0; j < len; j++) {
+                    seed = seed * 1103515245u + 12345u;
+                    buf[j] = digits[(seed >> 16) % (sizeof digits - 1)];
+                }
+                if (lead < len) buf[lead] = (char)stop;
+                for (unsigned max = 7; max <= 16; max += 9) {
+                    uint64_t want = 1, got = 2;
+                    const char *wq = scan_hex_ref(buf, buf + len, max, &want);
+                    const char *gq = tw_scan_hex(buf, buf + len, max, &got);
+                    CHECK(gq == wq);
+                    if (wq) CHECK_EQ_U(got, want);
+                }
             }
         }
     }
