@@ -39,6 +39,13 @@ bool tw_utf8_valid(const char *str, size_t len) {
             i += 8;
         }
         if (i >= len) break;
+        if (len >= 8 && i + 8 > len) {
+            /* the last bytes: one load of the last eight (some already
+             * looked at) answers when they are all ASCII */
+            uint64_t v;
+            memcpy(&v, s + len - 8, 8);
+            if (!(v & 0x8080808080808080ULL)) break;
+        }
         if (s[i] < 0x80) {
             i++;
             continue;

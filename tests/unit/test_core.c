@@ -274,6 +274,23 @@ void test_utf8_validation(void) {
     CHECK(!tw_utf8_valid("\xe2\x82", 2));            /* truncated */
     CHECK(!tw_utf8_valid("\x80", 1));                /* lone continuation */
     CHECK(tw_utf8_valid("a\0b", 3));
+    /* every place in strings of 1-20 bytes, where the ends of the
+     * eight-byte steps fall: a stray byte, a truncated sequence, a whole
+     * one (the rest ASCII) */
+    for (size_t len = 1; len <= 20; len++) {
+        for (size_t at = 0; at < len; at++) {
+            char buf[24];
+            memset(buf, 'a', len);
+            buf[at] = '\xff';
+            CHECK(!tw_utf8_valid(buf, len));
+            buf[at] = '\xc3';
+            CHECK(!tw_utf8_valid(buf, len));  /* followed by 'a', or nothing */
+            if (at + 1 < len) {
+                buf[at + 1] = '\xa9';
+                CHECK(tw_utf8_valid(buf, len));
+            }
+        }
+    }
     char out[4];
     CHECK_EQ_U(tw_utf8_put(0x20AC, out), 3);
     CHECK_MEM(out, 3, "\xe2\x82\xac");
