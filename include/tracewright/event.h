@@ -143,6 +143,10 @@ typedef struct tw_attr {
     int64_t i;        /* TW_ATTR_INT */
     const char *s;    /* TW_ATTR_STR: bytes (not necessarily NUL-terminated) */
     size_t slen;
+    /* TW_ATTR_STR: the value as an interned string when it is one (s and
+     * slen are then its bytes), so that a writer can treat it as a name
+     * (remember how it is escaped, keep a pointer to it); else NULL */
+    const tw_str *str;
 } tw_attr;
 
 /*

@@ -423,19 +423,37 @@ static bool json_plain(const unsigned char *s, size_t n) {
     return true;
 }
 
-bool tw_out_json_name(tw_output *o, tw_json_names *c, const tw_str *s) {
-    if (tw_str_transient(s)) return tw_out_json_str(o, s->s, s->len);  /* seen once */
+/* What a name is for JSON (remembered by its id); 0 when it cannot be
+ * remembered (transient, or out of memory). */
+static TW_NOINLINE unsigned name_kind_new(tw_json_names *c, const tw_str *s) {
+    if (tw_str_transient(s)) return 0;  /* seen once */
     if (s->id >= c->cap) {
         size_t n = c->cap ? c->cap : 256;
         while (n <= s->id) n *= 2;
         unsigned char *k = realloc(c->kind, n);
-        if (!k) return tw_out_json_str(o, s->s, s->len);  /* not remembered */
+        if (!k) return 0;
         memset(k + c->cap, 0, n - c->cap);
         c->kind = k;
         c->cap = n;
     }
-    if (!c->kind[s->id]) c->kind[s->id] = json_plain((const unsigned char *)s->s, s->len) ? 1 : 2;
-    if (c->kind[s->id] == 2) return tw_out_json_str(o, s->s, s->len);
+    if (!c->kind[s->id])
+        c->kind[s->id] = json_plain((const unsigned char *)s->s, s->len) ? TW_JSON_PLAIN
+                         : tw_utf8_valid(s->s, s->len)                  ? TW_JSON_ESCAPED
+                                                                         : TW_JSON_INVALID;
+    return c->kind[s->id];
+}
+
+static inline unsigned name_kind(tw_json_names *c, const tw_str *s) {
+    return s->id < c->cap && c->kind[s->id] ? c->kind[s->id] : name_kind_new(c, s);
+}
+
+bool tw_json_name_valid_slow(tw_json_names *c, const tw_str *s) {
+    unsigned k = name_kind(c, s);
+    return k ? k != TW_JSON_INVALID : tw_utf8_valid(s->s, s->len);
+}
+
+bool tw_out_json_name(tw_output *o, tw_json_names *c, const tw_str *s) {
+    if (name_kind(c, s) != TW_JSON_PLAIN) return tw_out_json_str(o, s->s, s->len);
     tw_out_putc(o, '"');
     tw_out_write(o, s->s, s->len);
     tw_out_putc(o, '"');

@@ -104,17 +104,36 @@ static bool spill(tw_spool *s, channel *c) {
     return true;
 }
 
-bool tw_spool_write(tw_spool *s, size_t channel_no, const void *p, size_t n) {
-    if (s->err) return false;
+void *tw_spool_space(tw_spool *s, size_t channel_no, size_t n) {
+    if (s->err) return NULL;
     if (channel_no >= s->nch) {
-        if (!tw_grow(&s->ch, &s->cap, channel_no + 1, sizeof *s->ch, 8)) return fail(s, ENOMEM);
+        if (!tw_grow(&s->ch, &s->cap, channel_no + 1, sizeof *s->ch, 8)) {
+            fail(s, ENOMEM);
+            return NULL;
+        }
         memset(s->ch + s->nch, 0, (channel_no + 1 - s->nch) * sizeof *s->ch);
         s->nch = channel_no + 1;
     }
     channel *c = &s->ch[channel_no];
-    if (!tw_buf_append(&c->tail, p, n)) return fail(s, ENOMEM);
+    if (!tw_buf_reserve(&c->tail, n)) {
+        fail(s, ENOMEM);
+        return NULL;
+    }
+    return c->tail.p + c->tail.len;
+}
+
+bool tw_spool_commit(tw_spool *s, size_t channel_no, size_t n) {
+    channel *c = &s->ch[channel_no];
+    c->tail.len += n;
     c->size += n;
     return c->tail.len < s->chunk_size || spill(s, c);
+}
+
+bool tw_spool_write(tw_spool *s, size_t channel_no, const void *p, size_t n) {
+    void *q = tw_spool_space(s, channel_no, n);
+    if (!q) return false;
+    if (n) memcpy(q, p, n);
+    return tw_spool_commit(s, channel_no, n);
 }
 
 size_t tw_spool_size(const tw_spool *s, size_t channel_no) {
@@ -143,6 +162,39 @@ bool tw_spool_copy(tw_spool *s, size_t channel_no, tw_output *out) {
     }
     tw_out_write(out, c->tail.p, c->tail.len);
     return true;
+}
+
+/* Each chunk is read whole into one buffer (a chunk is whole writes: the
+ * tail is moved to the file only after a write). */
+bool tw_spool_each(tw_spool *s, size_t channel_no,
+                   bool (*fn)(void *user, const char *p, size_t n), void *user) {
+    if (s->err) return false;
+    if (channel_no >= s->nch) return true;
+    channel *c = &s->ch[channel_no];
+    tw_buf b = {0};
+    bool ok = true, go = true;
+    for (size_t i = 0; ok && go && i < c->nchunks; i++) {
+        size_t len = c->chunks[i].len;
+        tw_buf_clear(&b);
+        if (!tw_buf_reserve(&b, len)) {
+            ok = fail(s, ENOMEM);
+            break;
+        }
+        for (size_t done = 0; done < len;) {
+            ssize_t k = pread(fileno(s->file), b.p + done, len - done,
+                              (off_t)(c->chunks[i].off + done));
+            if (k < 0 && errno == EINTR) continue;
+            if (k <= 0) {
+                ok = fail(s, k < 0 ? errno : EIO);
+                break;
+            }
+            done += (size_t)k;
+        }
+        if (ok) go = fn(user, b.p, len);
+    }
+    tw_buf_free(&b);
+    if (ok && go && c->tail.len) fn(user, c->tail.p, c->tail.len);
+    return ok;
 }
 
 int tw_spool_error(const tw_spool *s) { return s->err; }

@@ -17,12 +17,25 @@ typedef struct tw_spool tw_spool;
 /* chunk_size 0 = 64 KiB.  NULL when out of memory. */
 tw_spool *tw_spool_new(size_t chunk_size);
 /* Append to a channel (channels are numbered from 0 and made on first
- * use).  False after any failure; tw_spool_error() tells which. */
+ * use).  The bytes of one call stay together: tw_spool_each() hands them
+ * out in one piece.  False after any failure; tw_spool_error() tells
+ * which. */
 bool tw_spool_write(tw_spool *s, size_t channel, const void *p, size_t n);
+/* Room for n bytes at the end of a channel, to be filled and then added
+ * by tw_spool_commit() (as one write): a write without a copy.  NULL after
+ * any failure. */
+void *tw_spool_space(tw_spool *s, size_t channel, size_t n);
+bool tw_spool_commit(tw_spool *s, size_t channel, size_t n);
 /* Bytes written to a channel so far. */
 size_t tw_spool_size(const tw_spool *s, size_t channel);
 /* Write everything of a channel, in order, to `out`. */
 bool tw_spool_copy(tw_spool *s, size_t channel, tw_output *out);
+/* Pass everything of a channel, in order, to fn in pieces that each hold
+ * whole writes (a piece ends where a write ended; it is valid only during
+ * the call).  Stops at fn's false.  False on a failure of the spool (not
+ * of fn). */
+bool tw_spool_each(tw_spool *s, size_t channel,
+                   bool (*fn)(void *user, const char *p, size_t n), void *user);
 /* errno of the first failure (ENOMEM when out of memory), 0 if none. */
 int tw_spool_error(const tw_spool *s);
 /* The first failure in words: its strerror(), or "cannot create a temporary

@@ -371,16 +371,25 @@ size_t tw_utf8_put(uint32_t cp, char *out);
 
 /* ---- JSON strings of interned names (output.c) ------------------------- */
 
-/* Whether interned strings can be written to JSON as they are, by string
- * id: 0 not looked at yet, 1 yes (no escape, valid UTF-8), 2 no. */
+/* What each interned string is for JSON, by string id: 0 not looked at
+ * yet, else one of these. */
+enum { TW_JSON_PLAIN = 1, TW_JSON_ESCAPED, TW_JSON_INVALID };
 struct tw_output;
 typedef struct tw_json_names {
     unsigned char *kind;
     size_t cap;
 } tw_json_names;
 /* tw_out_json_str() of an interned string; one that needs nothing is
- * remembered as such and then copied without a look at its bytes. */
+ * remembered as such (TW_JSON_PLAIN) and then copied without a look at its
+ * bytes. */
 bool tw_out_json_name(struct tw_output *o, tw_json_names *c, const tw_str *s);
+/* Whether s is valid UTF-8, as tw_out_json_name() finds it (and remembers
+ * it, so that the answer for a name seen before is a lookup). */
+bool tw_json_name_valid_slow(tw_json_names *c, const tw_str *s);
+static inline bool tw_json_name_valid(tw_json_names *c, const tw_str *s) {
+    if (s->id < c->cap && c->kind[s->id]) return c->kind[s->id] != TW_JSON_INVALID;
+    return tw_json_name_valid_slow(c, s);
+}
 void tw_json_names_free(tw_json_names *c);
 
 /* ---- base64 (output.c) ------------------------------------------------- */

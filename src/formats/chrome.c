@@ -11,7 +11,9 @@
  *
  * One event per line, each thread's events together (the DevTools trace
  * engine pairs B and E in file order across threads): the first thread's
- * go straight to the output, the others' wait in a spool until the end.
+ * go straight to the output, the others' wait in a spool until the end, as
+ * compact records (what rendering needs: a few bytes and pointers to the
+ * interned names) that are rendered then.
  * Scopes are B/E pairs (never X, so never mixed) made by the pairing
  * engine: every E repeats its B's name and category, and
  * input that does not nest is repaired the way `stats` repairs it, so the
@@ -53,15 +55,23 @@ typedef struct chrome_writer {
     tw_u64map taken;          /* pid << 32 | written tid, of every thread */
     int64_t base;             /* subtracted from every ts */
     bool have_base;
-    tw_output *ev;            /* the event being written */
+    tw_output *ev;            /* an event rendered to be spooled as it is */
     tw_json_names names;      /* which names need no escaping */
     tw_spool *spool;          /* the other threads' events, until the end */
+    tw_attr *attrs;           /* the attributes of the record being replayed */
+    size_t attrs_cap;
+    bool replaying;           /* rendering spooled records: losses were
+                               * counted when they were spooled */
+    const cthread *replayed;  /* the thread of the channel replayed */
+    bool sep;                 /* and it has had an event */
     bool direct;              /* the output's opening and an event of the
                                * first thread were written */
     tw_buf meta;              /* otherData.metadata entries, JSON */
     uint64_t nmeta;
     bool failed;
 } chrome_writer;
+
+#define RENAMED "attributes named message or value renamed attr.NAME"
 
 static void oom(chrome_writer *w) {
     if (!w->failed) tw_report(w->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
@@ -73,11 +83,11 @@ static void not_utf8(chrome_writer *w) {
 }
 
 static void json_str(chrome_writer *w, tw_output *o, const char *s, size_t n) {
-    if (!tw_out_json_str(o, s, n)) not_utf8(w);
+    if (!tw_out_json_str(o, s, n) && !w->replaying) not_utf8(w);
 }
 
 static void json_name(chrome_writer *w, tw_output *o, const tw_str *s) {
-    if (!tw_out_json_name(o, &w->names, s)) not_utf8(w);
+    if (!tw_out_json_name(o, &w->names, s) && !w->replaying) not_utf8(w);
 }
 
 /* The thread of (pid, tid); NULL when out of memory. */
@@ -121,39 +131,23 @@ static void put_ts(tw_output *o, int64_t ns) {
     tw_out_write(o, d, n);
 }
 
-/* Start an event object: {"ph":"X","name":...[,"cat":...][,"ts":...],"pid":..,"tid":..
- * (the thread's ids, formatted once) */
-static void start(chrome_writer *w, char ph, const tw_str *name, const tw_str *cat, cthread *t,
-                  const int64_t *ts) {
-    tw_output *o = w->ev;
-    tw_out_str(o, "{\"ph\":\"");
-    tw_out_putc(o, ph);
-    tw_out_str(o, "\",\"name\":");
-    json_name(w, o, name);
-    if (cat) {
-        tw_out_str(o, ",\"cat\":");
-        json_name(w, o, cat);
+/* The time written for an event at v on thread t: never before the
+ * thread's previous one (counted in chrome_event).  The first fixes the
+ * base of every time written. */
+static int64_t in_order(chrome_writer *w, cthread *t, int64_t v) {
+    if (t->have_last && v < t->last) v = t->last;
+    t->last = v;
+    t->have_last = true;
+    if (!w->have_base) {
+        w->have_base = true;
+        w->base = tw_view_base(v);
     }
-    if (ts) {
-        int64_t v = *ts;
-        if (t->have_last && v < t->last) v = t->last;  /* counted in chrome_event */
-        t->last = v;
-        t->have_last = true;
-        if (!w->have_base) {  /* the first timed event fixes the base */
-            w->have_base = true;
-            w->base = tw_view_base(v);
-        }
-        tw_out_str(o, ",\"ts\":");
-        put_ts(o, tw_view_time(v, w->base));
-    }
-    tw_out_write(o, t->ids, t->nids);
+    return v;
 }
 
 /* ,"args":{...} with an event's message, attributes and counter value
- * (nothing when it has none). */
-static void put_args(chrome_writer *w, const tw_event *ev, bool value) {
-    if (!ev->msg && !ev->nattrs && !value) return;
-    tw_output *o = w->ev;
+ * (the caller knows it has one of them). */
+static void put_args(chrome_writer *w, tw_output *o, const tw_event *ev, bool value) {
     tw_out_str(o, ",\"args\":{");
     const char *sep = "";
     if (value) {
@@ -175,44 +169,283 @@ static void put_args(chrome_writer *w, const tw_event *ev, bool value) {
             char key[16];
             snprintf(key, sizeof key, "attr.%s", a->key->s);  /* "message" or "value" */
             tw_out_json_str(o, key, strlen(key));
-            tw_loss_add(w->ctx.loss, "attributes named message or value renamed attr.NAME", 1);
+            if (!w->replaying) tw_loss_add(w->ctx.loss, RENAMED, 1);
         } else {
             json_name(w, o, a->key);
         }
         tw_out_putc(o, ':');
         if (a->type == TW_ATTR_INT) tw_out_i64(o, a->i);
+        else if (a->str && !tw_str_transient(a->str)) json_name(w, o, a->str);
         else json_str(w, o, a->s, a->slen);
         sep = ",";
     }
     tw_out_putc(o, '}');
 }
 
+/* One event object: {"ph":"P","name":..[,"cat":..][,"ts":..],"pid":..,"tid":..
+ * (the thread's ids, formatted once)[,"s":"t"][,"args":{..}]}; ts is the
+ * time to write, args NULL when there are none. */
+static void render(chrome_writer *w, tw_output *o, char ph, const tw_str *name, const tw_str *cat,
+                   const cthread *t, const int64_t *ts, const tw_event *args, bool value) {
+    tw_out_str(o, "{\"ph\":\"");
+    tw_out_putc(o, ph);
+    tw_out_str(o, "\",\"name\":");
+    json_name(w, o, name);
+    if (cat) {
+        tw_out_str(o, ",\"cat\":");
+        json_name(w, o, cat);
+    }
+    if (ts) {
+        tw_out_str(o, ",\"ts\":");
+        put_ts(o, tw_view_time(*ts, w->base));
+    }
+    tw_out_write(o, t->ids, t->nids);
+    if (ph == 'i') tw_out_str(o, ",\"s\":\"t\"");
+    if (args) put_args(w, o, args, value);
+    tw_out_putc(o, '}');
+}
+
 #define HEAD "{\"traceEvents\":["  /* the output's opening */
 
-/* Close the event being written and put it after the others of thread t:
- * viewers such as the DevTools trace engine want each thread's B/E events
- * together, not interleaved with other threads'.  The first thread's come
- * first in the output, so they are written at once; the others wait. */
-static void finish(chrome_writer *w, const cthread *t) {
-    tw_out_putc(w->ev, '}');
-    size_t ch = (size_t)(t - w->threads), n;
-    const char *p = tw_output_mem_data(w->ev, &n);
-    if (ch == 0 && !w->ev->err) {
-        tw_output *o = w->ctx.out;
-        tw_out_str(o, w->direct ? ",\n" : HEAD "\n");
-        tw_out_write(o, p, n);
-        w->direct = true;
-    } else if (w->ev->err ||
-        !tw_spool_write(w->spool, ch, tw_spool_size(w->spool, ch) ? ",\n" : "\n",
-                        tw_spool_size(w->spool, ch) ? 2 : 1) ||
-        !tw_spool_write(w->spool, ch, p, n)) {
-        if (!w->failed)
-            tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL, "cannot keep the threads' events: %s",
-                      w->ev->err ? strerror(w->ev->err) : tw_spool_error_text(w->spool));
-        w->failed = true;
-    }
-    w->ev->len = 0;
+/*
+ * The other threads' events wait in their spool channel as records (read
+ * back by this process only, so in the machine's own layout):
+ *
+ *   REC_JSON, size_t n, n bytes           an event rendered when it came
+ *   ph, flags, [ts], name, [cat], [args]  an event to render at the end
+ *
+ * where name, cat and attribute keys are pointers to interned strings
+ * (which live as long as the string table) and args are [value], [size_t
+ * n, n bytes of message], uint32 count, then per attribute its key, type
+ * byte (0 integer, 1 bytes, 2 interned string) and int64, size_t n and n
+ * bytes, or a pointer to the string.  Events with a transient name
+ * (read once, gone by the end) are rendered when they come.  The losses of
+ * rendering (bytes that are not UTF-8, renamed keys) are counted when a
+ * record is made, in the order rendering would count them.
+ */
+enum { REC_JSON = 0 };
+enum { F_TS = 1, F_CAT = 2, F_ARGS = 4, F_VALUE = 8, F_MSG = 16 };
+
+/* Append n bytes at *p (room was made). */
+#define PUT(p, src, n)               \
+    do {                             \
+        memcpy((p), (src), (n));     \
+        (p) += (n);                  \
+    } while (0)
+
+static void name_loss(chrome_writer *w, const tw_str *s) {
+    if (!tw_json_name_valid(&w->names, s)) not_utf8(w);
 }
+
+static void text_loss(chrome_writer *w, const char *s, size_t n) {
+    if (!tw_utf8_valid(s, n)) not_utf8(w);
+}
+
+static void spool_failed(chrome_writer *w) {
+    if (!w->failed)
+        tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL, "cannot keep the threads' events: %s",
+                  tw_spool_error_text(w->spool));
+    w->failed = true;
+}
+
+/* Spool the record of an event of thread t for render(), its losses
+ * counted as render() would count them; false, having done nothing, when
+ * its names are not all interned. */
+static bool spool_record(chrome_writer *w, const cthread *t, char ph, const tw_str *name,
+                         const tw_str *cat, const int64_t *ts, const tw_event *args, bool value) {
+    if (tw_str_transient(name) || (cat && tw_str_transient(cat))) return false;
+    size_t size = 2 + sizeof *ts + 2 * sizeof name;
+    if (args) {
+        size += sizeof args->value + sizeof args->msg_len + args->msg_len + sizeof(uint32_t);
+        for (size_t i = 0; i < args->nattrs; i++) {
+            if (tw_str_transient(args->attrs[i].key)) return false;
+            size += sizeof args->attrs[i].key + 1 + sizeof args->attrs[i].slen + args->attrs[i].slen;
+            /* (an interned value takes a pointer's size of that) */
+        }
+    }
+    size_t ch = (size_t)(t - w->threads);
+    char *p = w->failed ? NULL : tw_spool_space(w->spool, ch, size), *start = p;
+    if (!p) {
+        spool_failed(w);
+        return true;  /* nothing is spooled (failed) */
+    }
+    *p++ = ph;
+    *p++ = (char)((ts ? F_TS : 0) | (cat ? F_CAT : 0) | (args ? F_ARGS : 0) | (value ? F_VALUE : 0) |
+                  (args && args->msg ? F_MSG : 0));
+    if (ts) PUT(p, ts, sizeof *ts);
+    PUT(p, &name, sizeof name);
+    name_loss(w, name);
+    if (cat) {
+        PUT(p, &cat, sizeof cat);
+        name_loss(w, cat);
+    }
+    if (args) {
+        if (value) PUT(p, &args->value, sizeof args->value);
+        if (args->msg) {
+            PUT(p, &args->msg_len, sizeof args->msg_len);
+            PUT(p, args->msg, args->msg_len);
+            text_loss(w, args->msg, args->msg_len);
+        }
+        uint32_t n = (uint32_t)args->nattrs;
+        PUT(p, &n, sizeof n);
+        for (size_t i = 0; i < args->nattrs; i++) {
+            const tw_attr *a = &args->attrs[i];
+            PUT(p, &a->key, sizeof a->key);
+            if ((value && tw_str_is(a->key, "value")) ||
+                (args->msg && tw_str_is(a->key, "message")))
+                tw_loss_add(w->ctx.loss, RENAMED, 1);
+            else
+                name_loss(w, a->key);
+            bool named = a->type == TW_ATTR_STR && a->str && !tw_str_transient(a->str);
+            *p++ = a->type == TW_ATTR_INT ? 0 : named ? 2 : 1;
+            if (a->type == TW_ATTR_INT) {
+                PUT(p, &a->i, sizeof a->i);
+            } else if (named) {
+                PUT(p, &a->str, sizeof a->str);
+                name_loss(w, a->str);
+            } else {
+                PUT(p, &a->slen, sizeof a->slen);
+                PUT(p, a->s, a->slen);
+                text_loss(w, a->s, a->slen);
+            }
+        }
+    }
+    if (!tw_spool_commit(w->spool, ch, (size_t)(p - start))) spool_failed(w);
+    return true;
+}
+
+/* Where an event of thread t is rendered: the output for the first thread
+ * (after the separator), else the scratch that spool_rendered() keeps. */
+static tw_output *target(chrome_writer *w, const cthread *t) {
+    if (t != w->threads) {
+        w->ev->len = 0;
+        return w->ev;
+    }
+    tw_output *o = w->ctx.out;
+    tw_out_str(o, w->direct ? ",\n" : HEAD "\n");
+    w->direct = true;
+    return o;
+}
+
+/* Spool what target() gave to render thread t's event in (if not the
+ * output). */
+static void spool_rendered(chrome_writer *w, const cthread *t) {
+    if (t == w->threads) return;
+    size_t n;
+    const char *p = tw_output_mem_data(w->ev, &n);
+    if (w->ev->err) {
+        oom(w);
+        return;
+    }
+    size_t ch = (size_t)(t - w->threads);
+    char *q = w->failed ? NULL : tw_spool_space(w->spool, ch, 1 + sizeof n + n);
+    if (!q) {
+        spool_failed(w);
+        return;
+    }
+    *q++ = REC_JSON;
+    memcpy(q, &n, sizeof n);
+    memcpy(q + sizeof n, p, n);
+    if (!tw_spool_commit(w->spool, ch, 1 + sizeof n + n)) spool_failed(w);
+}
+
+/* An event of thread t, at time *ts (NULL: none), with the message,
+ * attributes and value (when `value`) of args (NULL: none). */
+static void emit(chrome_writer *w, cthread *t, char ph, const tw_str *name, const tw_str *cat,
+                 const int64_t *ts, const tw_event *args, bool value) {
+    int64_t v = ts ? in_order(w, t, *ts) : 0;
+    if (ts) ts = &v;
+    if (args && !args->msg && !args->nattrs && !value) args = NULL;
+    if (t != w->threads && spool_record(w, t, ph, name, cat, ts, args, value)) return;
+    render(w, target(w, t), ph, name, cat, t, ts, args, value);
+    spool_rendered(w, t);
+}
+
+/* Render the records of one channel (tw_spool_each). */
+#define TAKE(dst)                                   \
+    do {                                            \
+        if ((size_t)(e - p) < sizeof(dst)) goto bad; \
+        memcpy(&(dst), p, sizeof(dst));             \
+        p += sizeof(dst);                           \
+    } while (0)
+#define TAKE_TEXT(ptr, len)                    \
+    do {                                       \
+        TAKE(len);                             \
+        if ((size_t)(e - p) < (len)) goto bad; \
+        (ptr) = p;                             \
+        p += (len);                            \
+    } while (0)
+
+static bool replay(void *user, const char *p, size_t n) {
+    chrome_writer *w = user;
+    tw_output *o = w->ctx.out;
+    const char *e = p + n;
+    while (p < e) {
+        tw_out_str(o, w->sep ? ",\n" : "\n");
+        w->sep = true;
+        unsigned char ph = (unsigned char)*p++, fl = 0;
+        if (ph == REC_JSON) {
+            const char *text;
+            size_t len;
+            TAKE_TEXT(text, len);
+            tw_out_write(o, text, len);
+            continue;
+        }
+        TAKE(fl);
+        int64_t ts = 0;
+        const tw_str *name, *cat = NULL;
+        if (fl & F_TS) TAKE(ts);
+        TAKE(name);
+        if (fl & F_CAT) TAKE(cat);
+        tw_event a;  /* what put_args() reads of an event */
+        a.msg = NULL;
+        a.msg_len = 0;
+        a.value = 0;
+        a.attrs = NULL;
+        a.nattrs = 0;
+        if (fl & F_ARGS) {
+            if (fl & F_VALUE) TAKE(a.value);
+            if (fl & F_MSG) TAKE_TEXT(a.msg, a.msg_len);
+            uint32_t na;
+            TAKE(na);
+            if (!tw_grow(&w->attrs, &w->attrs_cap, na, sizeof *w->attrs, 4)) {
+                oom(w);
+                return false;
+            }
+            for (uint32_t i = 0; i < na; i++) {
+                tw_attr *at = &w->attrs[i];
+                unsigned char type;
+                *at = (tw_attr){0};
+                TAKE(at->key);
+                TAKE(type);
+                if (type == 0) {
+                    TAKE(at->i);
+                } else if (type == 2) {
+                    at->type = TW_ATTR_STR;
+                    TAKE(at->str);
+                    at->s = at->str->s;
+                    at->slen = at->str->len;
+                } else {
+                    at->type = TW_ATTR_STR;
+                    TAKE_TEXT(at->s, at->slen);
+                }
+            }
+            a.attrs = w->attrs;
+            a.nattrs = na;
+        }
+        render(w, o, (char)ph, name, cat, w->replayed, fl & F_TS ? &ts : NULL,
+               fl & F_ARGS ? &a : NULL, fl & F_VALUE);
+    }
+    return true;
+bad:
+    tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL,
+              "cannot read back the threads' events: the temporary file changed");
+    w->failed = true;
+    return false;
+}
+
+#undef TAKE
+#undef TAKE_TEXT
 
 static void on_open(void *user, const tw_frame *f) {
     chrome_writer *w = user;
@@ -221,9 +454,8 @@ static void on_open(void *user, const tw_frame *f) {
         oom(w);
         return;
     }
-    start(w, 'B', f->name, f->cat, t, &f->begin);
-    if (w->cur && w->cur->kind == TW_BEGIN) put_args(w, w->cur, false);
-    finish(w, t);
+    emit(w, t, 'B', f->name, f->cat, &f->begin,
+         w->cur && w->cur->kind == TW_BEGIN ? w->cur : NULL, false);
 }
 
 static void on_close(void *user, const tw_frame *f, int64_t end, tw_close_how how,
@@ -236,15 +468,15 @@ static void on_close(void *user, const tw_frame *f, int64_t end, tw_close_how ho
         oom(w);
         return;
     }
-    start(w, 'E', f->name, f->cat, t, &end);
     /* the end event's own data, on the scope it ends (viewers merge it) */
+    const tw_event *own = NULL;
     if (w->cur && w->cur->kind == TW_END && w->cur->name == f->name && !w->end_used) {
-        put_args(w, w->cur, false);
+        own = w->cur;
         w->end_used = true;
-        if (w->cur->cat && w->cur->cat != f->cat)
-            tw_loss_add(w->ctx.loss, "categories of end events that differ from their begin's", 1);
     }
-    finish(w, t);
+    emit(w, t, 'E', f->name, f->cat, &end, own, false);
+    if (own && own->cat && own->cat != f->cat)
+        tw_loss_add(w->ctx.loss, "categories of end events that differ from their begin's", 1);
 }
 
 static int chrome_begin(const tw_write_ctx *ctx, void **state) {
@@ -298,7 +530,7 @@ static void keep_meta(chrome_writer *w, const tw_event *ev) {
 /* An M event naming a process or a thread. */
 static void put_name(chrome_writer *w, const char *key, uint32_t pid, cthread *t, const char *s,
                      size_t n) {
-    tw_output *o = w->ev;
+    tw_output *o = target(w, t);
     tw_out_str(o, "{\"ph\":\"M\",\"name\":\"");
     tw_out_str(o, key);
     tw_out_str(o, "\",\"pid\":");
@@ -307,8 +539,8 @@ static void put_name(chrome_writer *w, const char *key, uint32_t pid, cthread *t
     tw_out_u64(o, t->wtid);
     tw_out_str(o, ",\"args\":{\"name\":");
     json_str(w, o, s, n);
-    tw_out_putc(o, '}');
-    finish(w, t);
+    tw_out_str(o, "}}");
+    spool_rendered(w, t);
 }
 
 static int chrome_event(void *state, const tw_event *ev) {
@@ -333,16 +565,11 @@ static int chrome_event(void *state, const tw_event *ev) {
         }
         break;
     case TW_INSTANT:
-        start(w, 'i', ev->name, ev->cat, t, &ev->ts);
-        tw_out_str(w->ev, ",\"s\":\"t\"");
-        put_args(w, ev, false);
-        finish(w, t);
+        emit(w, t, 'i', ev->name, ev->cat, &ev->ts, ev, false);
         if (tw_pairing_event(w->pairing, ev) != TW_OK) oom(w);  /* the thread's time */
         break;
     case TW_COUNTER:
-        start(w, 'C', ev->name, ev->cat, t, &ev->ts);
-        put_args(w, ev, ev->has_value);
-        finish(w, t);
+        emit(w, t, 'C', ev->name, ev->cat, &ev->ts, ev, ev->has_value);
         if (tw_pairing_event(w->pairing, ev) != TW_OK) oom(w);  /* the thread's time */
         break;
     case TW_SUSPEND:
@@ -390,11 +617,17 @@ static int chrome_end(void *state) {
         if (!tw_spool_size(w->spool, i)) continue;
         if (any) tw_out_putc(o, ',');
         any = true;
-        if (!tw_spool_copy(w->spool, i, o)) {
+        w->replaying = true;
+        w->replayed = &w->threads[i];
+        w->sep = false;
+        bool ok = tw_spool_each(w->spool, i, replay, w);
+        w->replaying = false;
+        if (!ok) {
             tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL, "cannot read back the threads' events: %s",
                       tw_spool_error_text(w->spool));
             return TW_ERR;
         }
+        if (w->failed) return TW_ERR;
     }
     const tw_trace_info *ti = w->ctx.info;
     tw_out_str(o, "\n],\n\"otherData\":{\"generator\":\"tracewright " TW_VERSION_STRING "\"");
@@ -450,6 +683,7 @@ static void chrome_free(void *state) {
     tw_spool_free(w->spool);
     free(w->threads);
     tw_buf_free(&w->meta);
+    free(w->attrs);
     tw_json_names_free(&w->names);
     free(w);
 }

@@ -424,7 +424,7 @@ static bool deliver(st_reader *r, tw_event *ev) {
     const st_text *f = it->file ? it->file : s ? s->file : NULL;
     if (f && f->str && f->str->len)
         r->attrs[na++] = (tw_attr){.key = r->k_file, .type = TW_ATTR_STR, .s = f->str->s,
-                                   .slen = f->str->len};
+                                   .slen = f->str->len, .str = f->str};
     if (s && s->line)
         r->attrs[na++] = (tw_attr){.key = r->k_line, .type = TW_ATTR_INT, .i = s->line};
     ev->attrs = na ? r->attrs : NULL;
