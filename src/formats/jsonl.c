@@ -831,13 +831,12 @@ static int jsonl_event(void *state, const tw_event *ev) {
         for (size_t i = 0; i < ev->nattrs; i++) {
             const tw_attr *a = &ev->attrs[i];
             if (i) tw_out_putc(o, ',');
-            if (a->type == TW_ATTR_INT) {
-                tw_out_json_str(o, a->key->s, a->key->len);
-                tw_out_putc(o, ':');
-                tw_out_i64(o, a->i);
-            } else {
-                put_str_field(o, a->key->s, a->key->len, a->s, a->slen);
-            }
+            tw_out_json_name(o, &w->names, a->key);
+            tw_out_putc(o, ':');
+            if (a->type == TW_ATTR_INT) tw_out_i64(o, a->i);
+            else if (!(a->str && !tw_str_transient(a->str) ? tw_out_json_name(o, &w->names, a->str)
+                                                           : tw_out_json_str(o, a->s, a->slen)))
+                put_base64(o, a->key->s, a->key->len, a->s, a->slen);
         }
         tw_out_putc(o, '}');
     }
