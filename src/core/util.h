@@ -387,8 +387,8 @@ bool tw_out_json_name(struct tw_output *o, tw_json_names *c, const tw_str *s);
  * it, so that the answer for a name seen before is a lookup). */
 bool tw_json_name_valid_slow(tw_json_names *c, const tw_str *s);
 static inline bool tw_json_name_valid(tw_json_names *c, const tw_str *s) {
-    if (s->id < c->cap && c->kind[s->id]) return c->kind[s->id] != TW_JSON_INVALID;
-    return tw_json_name_valid_slow(c, s);
+    unsigned k = s->id < c->cap ? c->kind[s->id] : 0;
+    return k ? k != TW_JSON_INVALID : tw_json_name_valid_slow(c, s);
 }
 void tw_json_names_free(tw_json_names *c);
 

@@ -297,7 +297,7 @@ static bool spool_record(chrome_writer *w, const cthread *t, char ph, const tw_s
             else
                 name_loss(w, a->key);
             bool named = a->type == TW_ATTR_STR && a->str && !tw_str_transient(a->str);
-            *p++ = a->type == TW_ATTR_INT ? 0 : named ? 2 : 1;
+            *p++ = (char)(a->type == TW_ATTR_INT ? 0 : named ? 2 : 1);
             if (a->type == TW_ATTR_INT) {
                 PUT(p, &a->i, sizeof a->i);
             } else if (named) {
