@@ -39,3 +39,5 @@ cmp first/t.err spooled/t.err && cat spooled/t.err
     printf '{"ts":4,"kind":"end","pid":1,"tid":1,"name":"a"}\n'
 } >order.jsonl
 tracewright convert -t chrome order.jsonl
+# stacktrack's file names are interned strings: thread 9's wait as pointers
+tracewright convert -t chrome "$DATA/stacktrack/good/scopes.tlg" | grep '"tid":9'
