@@ -425,7 +425,7 @@ static bool json_plain(const unsigned char *s, size_t n) {
 
 /* What a name is for JSON (remembered by its id); 0 when it cannot be
  * remembered (transient, or out of memory). */
-static TW_NOINLINE unsigned name_kind_new(tw_json_names *c, const tw_str *s) {
+static TW_NOINLINE unsigned name_kind_slow(tw_json_names *c, const tw_str *s) {
     if (tw_str_transient(s)) return 0;  /* seen once */
     if (s->id >= c->cap) {
         size_t n = c->cap ? c->cap : 256;
@@ -444,11 +444,11 @@ static TW_NOINLINE unsigned name_kind_new(tw_json_names *c, const tw_str *s) {
 }
 
 static inline unsigned name_kind(tw_json_names *c, const tw_str *s) {
-    return s->id < c->cap && c->kind[s->id] ? c->kind[s->id] : name_kind_new(c, s);
+    return s->id < c->cap && c->kind[s->id] ? c->kind[s->id] : name_kind_slow(c, s);
 }
 
 bool tw_json_name_valid_slow(tw_json_names *c, const tw_str *s) {
-    unsigned k = name_kind(c, s);
+    unsigned k = name_kind_slow(c, s);
     return k ? k != TW_JSON_INVALID : tw_utf8_valid(s->s, s->len);
 }
 
@@ -458,6 +458,10 @@ bool tw_out_json_name(tw_output *o, tw_json_names *c, const tw_str *s) {
     tw_out_write(o, s->s, s->len);
     tw_out_putc(o, '"');
     return true;
+}
+
+bool tw_out_json_attr(tw_output *o, tw_json_names *c, const tw_attr *a) {
+    return a->str ? tw_out_json_name(o, c, a->str) : tw_out_json_str(o, a->s, a->slen);
 }
 
 void tw_json_names_free(tw_json_names *c) {

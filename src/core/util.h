@@ -390,6 +390,14 @@ static inline bool tw_json_name_valid(tw_json_names *c, const tw_str *s) {
     unsigned k = s->id < c->cap ? c->kind[s->id] : 0;
     return k ? k != TW_JSON_INVALID : tw_json_name_valid_slow(c, s);
 }
+/* A string attribute's value as tw_out_json_str() writes it, through the
+ * names' cache when it is interned (tw_attr.str). */
+bool tw_out_json_attr(struct tw_output *o, tw_json_names *c, const tw_attr *a);
+/* The interned string of a string attribute's value that lives as long as
+ * the string table, or NULL. */
+static inline const tw_str *tw_attr_interned(const tw_attr *a) {
+    return a->type == TW_ATTR_STR && a->str && !tw_str_transient(a->str) ? a->str : NULL;
+}
 void tw_json_names_free(tw_json_names *c);
 
 /* ---- base64 (output.c) ------------------------------------------------- */

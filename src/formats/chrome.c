@@ -175,8 +175,7 @@ static void put_args(chrome_writer *w, tw_output *o, const tw_event *ev, bool va
         }
         tw_out_putc(o, ':');
         if (a->type == TW_ATTR_INT) tw_out_i64(o, a->i);
-        else if (a->str && !tw_str_transient(a->str)) json_name(w, o, a->str);
-        else json_str(w, o, a->s, a->slen);
+        else if (!tw_out_json_attr(o, &w->names, a) && !w->replaying) not_utf8(w);
         sep = ",";
     }
     tw_out_putc(o, '}');
@@ -296,13 +295,13 @@ static bool spool_record(chrome_writer *w, const cthread *t, char ph, const tw_s
                 tw_loss_add(w->ctx.loss, RENAMED, 1);
             else
                 name_loss(w, a->key);
-            bool named = a->type == TW_ATTR_STR && a->str && !tw_str_transient(a->str);
+            const tw_str *named = tw_attr_interned(a);
             *p++ = (char)(a->type == TW_ATTR_INT ? 0 : named ? 2 : 1);
             if (a->type == TW_ATTR_INT) {
                 PUT(p, &a->i, sizeof a->i);
             } else if (named) {
-                PUT(p, &a->str, sizeof a->str);
-                name_loss(w, a->str);
+                PUT(p, &named, sizeof named);
+                name_loss(w, named);
             } else {
                 PUT(p, &a->slen, sizeof a->slen);
                 PUT(p, a->s, a->slen);

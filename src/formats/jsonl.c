@@ -834,8 +834,7 @@ static int jsonl_event(void *state, const tw_event *ev) {
             tw_out_json_name(o, &w->names, a->key);
             tw_out_putc(o, ':');
             if (a->type == TW_ATTR_INT) tw_out_i64(o, a->i);
-            else if (!(a->str && !tw_str_transient(a->str) ? tw_out_json_name(o, &w->names, a->str)
-                                                           : tw_out_json_str(o, a->s, a->slen)))
+            else if (!tw_out_json_attr(o, &w->names, a))
                 put_base64(o, a->key->s, a->key->len, a->s, a->slen);
         }
         tw_out_putc(o, '}');
