@@ -125,7 +125,8 @@ static void batch_free(batch *b) {
     free(b);
 }
 
-/* Copy what the event points to outside the string table into the batch. */
+/* Copy what the event points to outside the string table into the batch
+ * (interned strings never move and outlive the batch). */
 static bool keep_data(batch *b, tw_event *e) {
     if (tw_str_transient(e->name)) {
         void *t = arena_alloc(b, tw_transient_size(e->name->len));
@@ -138,7 +139,9 @@ static bool keep_data(batch *b, tw_event *e) {
         if (!a) return false;
         for (size_t i = 0; i < e->nattrs; i++) {
             a[i] = e->attrs[i];
-            if (a[i].type == TW_ATTR_STR && a[i].s && !(a[i].s = arena_copy(b, a[i].s, a[i].slen)))
+            /* an interned value stays where it is, as names do */
+            if (a[i].type == TW_ATTR_STR && a[i].s && !tw_attr_interned(&a[i]) &&
+                !(a[i].s = arena_copy(b, a[i].s, a[i].slen)))
                 return false;
         }
         e->attrs = a;
