@@ -4,9 +4,14 @@
  * their input interleaves threads (speedscope's one profile per thread)
  * keep each channel's latest bytes in memory and move full chunks to one
  * shared temporary file, so memory stays bounded by the number of channels
- * whatever the size of the input.
+ * whatever the size of the input.  In the file a chunk is a header (the
+ * offset of its channel's next chunk, its length) and its bytes: a channel
+ * is a list through the file, and all memory holds of it is where its first
+ * and last chunks are, not an index that would grow with the input.
  */
 #include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,15 +21,17 @@
 #include "tracewright/io.h"
 #include "util.h"
 
-typedef struct chunk {
-    uint64_t off;
-    size_t len;
-} chunk;
+/* The header of a chunk in the file, before its bytes. */
+typedef struct chunk_head {
+    uint64_t next;  /* offset of the channel's next chunk; NO_CHUNK for none */
+    uint64_t len;   /* bytes after this header */
+} chunk_head;
+#define NO_CHUNK UINT64_MAX
 
 typedef struct channel {
     tw_buf tail;        /* the latest bytes, not yet in the file */
-    chunk *chunks;      /* where the earlier ones are, in order */
-    size_t nchunks, cap;
+    uint64_t first;     /* offset of its first chunk in the file, NO_CHUNK for none */
+    uint64_t last;      /* and of its last */
     size_t size;        /* bytes in all */
 } channel;
 
@@ -83,23 +90,44 @@ FILE *tw_tmpfile(void) {
     return f;
 }
 
-/* Move a channel's tail to the file (written and read back by offset,
- * without stdio's buffer). */
+/* n bytes at offset off of the file (by offset, without stdio's buffer):
+ * true, or false with the failure recorded. */
+static bool put_at(tw_spool *s, const void *p, size_t n, uint64_t off) {
+    for (size_t done = 0; done < n;) {
+        ssize_t k = pwrite(fileno(s->file), (const char *)p + done, n - done, (off_t)(off + done));
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return fail(s, k < 0 ? errno : EIO);
+        done += (size_t)k;
+    }
+    return true;
+}
+
+static bool get_at(tw_spool *s, void *p, size_t n, uint64_t off) {
+    for (size_t done = 0; done < n;) {
+        ssize_t k = pread(fileno(s->file), (char *)p + done, n - done, (off_t)(off + done));
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return fail(s, k < 0 ? errno : EIO);
+        done += (size_t)k;
+    }
+    return true;
+}
+
+/* Move a channel's tail to the end of the file as a chunk, and link the
+ * channel's previous chunk to it. */
 static bool spill(tw_spool *s, channel *c) {
     if (!s->file && !(s->file = tw_tmpfile())) {
         s->tmp_failed = !s->err;
         return fail(s, errno);
     }
-    if (!tw_grow(&c->chunks, &c->cap, c->nchunks + 1, sizeof *c->chunks, 8)) return fail(s, ENOMEM);
-    int fd = fileno(s->file);
-    for (size_t done = 0; done < c->tail.len;) {
-        ssize_t k = pwrite(fd, c->tail.p + done, c->tail.len - done, (off_t)(s->end + done));
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return fail(s, k < 0 ? errno : EIO);
-        done += (size_t)k;
-    }
-    c->chunks[c->nchunks++] = (chunk){s->end, c->tail.len};
-    s->end += c->tail.len;
+    chunk_head h = {.next = NO_CHUNK, .len = c->tail.len};
+    uint64_t at = s->end;
+    if (!put_at(s, &h, sizeof h, at) || !put_at(s, c->tail.p, c->tail.len, at + sizeof h) ||
+        (c->last != NO_CHUNK &&
+         !put_at(s, &at, sizeof at, c->last + offsetof(chunk_head, next))))
+        return false;
+    if (c->first == NO_CHUNK) c->first = at;
+    c->last = at;
+    s->end = at + sizeof h + c->tail.len;
     tw_buf_clear(&c->tail);
     return true;
 }
@@ -111,7 +139,8 @@ void *tw_spool_space(tw_spool *s, size_t channel_no, size_t n) {
             fail(s, ENOMEM);
             return NULL;
         }
-        memset(s->ch + s->nch, 0, (channel_no + 1 - s->nch) * sizeof *s->ch);
+        for (size_t i = s->nch; i <= channel_no; i++)
+            s->ch[i] = (channel){.first = NO_CHUNK, .last = NO_CHUNK};
         s->nch = channel_no + 1;
     }
     channel *c = &s->ch[channel_no];
@@ -146,19 +175,22 @@ bool tw_spool_copy(tw_spool *s, size_t channel_no, tw_output *out) {
     if (s->err) return false;
     if (channel_no >= s->nch) return true;
     channel *c = &s->ch[channel_no];
-    for (size_t i = 0; i < c->nchunks; i++) {
-        uint64_t off = c->chunks[i].off;
-        for (size_t left = c->chunks[i].len; left > 0;) {
+    for (uint64_t at = c->first; at != NO_CHUNK;) {
+        chunk_head h;
+        if (!get_at(s, &h, sizeof h, at)) return false;
+        uint64_t off = at + sizeof h;
+        for (uint64_t left = h.len; left > 0;) {
             size_t room;
             char *p = tw_out_space(out, 4096, &room);
             if (!p) return true;  /* the output's failure, reported by its owner */
-            ssize_t k = pread(fileno(s->file), p, left < room ? left : room, (off_t)off);
+            ssize_t k = pread(fileno(s->file), p, left < room ? (size_t)left : room, (off_t)off);
             if (k < 0 && errno == EINTR) continue;
             if (k <= 0) return fail(s, k < 0 ? errno : EIO);
             tw_out_commit(out, (size_t)k);
             off += (uint64_t)k;
-            left -= (size_t)k;
+            left -= (uint64_t)k;
         }
+        at = h.next;
     }
     tw_out_write(out, c->tail.p, c->tail.len);
     return true;
@@ -173,24 +205,17 @@ bool tw_spool_each(tw_spool *s, size_t channel_no,
     channel *c = &s->ch[channel_no];
     tw_buf b = {0};
     bool ok = true, go = true;
-    for (size_t i = 0; ok && go && i < c->nchunks; i++) {
-        size_t len = c->chunks[i].len;
+    for (uint64_t at = c->first; ok && go && at != NO_CHUNK;) {
+        chunk_head h;
+        if (!(ok = get_at(s, &h, sizeof h, at))) break;
+        size_t len = (size_t)h.len;
         tw_buf_clear(&b);
         if (!tw_buf_reserve(&b, len)) {
             ok = fail(s, ENOMEM);
             break;
         }
-        for (size_t done = 0; done < len;) {
-            ssize_t k = pread(fileno(s->file), b.p + done, len - done,
-                              (off_t)(c->chunks[i].off + done));
-            if (k < 0 && errno == EINTR) continue;
-            if (k <= 0) {
-                ok = fail(s, k < 0 ? errno : EIO);
-                break;
-            }
-            done += (size_t)k;
-        }
-        if (ok) go = fn(user, b.p, len);
+        if ((ok = get_at(s, b.p, len, at + sizeof h))) go = fn(user, b.p, len);
+        at = h.next;
     }
     tw_buf_free(&b);
     if (ok && go && c->tail.len) fn(user, c->tail.p, c->tail.len);
@@ -208,10 +233,7 @@ const char *tw_spool_error_text(tw_spool *s) {
 
 void tw_spool_free(tw_spool *s) {
     if (!s) return;
-    for (size_t i = 0; i < s->nch; i++) {
-        tw_buf_free(&s->ch[i].tail);
-        free(s->ch[i].chunks);
-    }
+    for (size_t i = 0; i < s->nch; i++) tw_buf_free(&s->ch[i].tail);
     free(s->ch);
     if (s->file) fclose(s->file);
     free(s);
