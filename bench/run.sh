@@ -22,7 +22,8 @@
 # output goes to /dev/null, the commands' warnings to DATA/stderr.log.
 # Everything is synthetic (bench/gen.c).  Disk: the inputs, and for
 # `convert -t chrome` a temporary spool of the events of every thread but
-# the first (up to about 2.5 times a text input, in $TMPDIR or /tmp).
+# the first (a quarter to a half of a text input's size, up to 1.6 times a
+# binary input's, in $TMPDIR or /tmp).
 set -eu
 
 [ $# -ge 1 ] || { awk 'NR > 1 && /^set -eu/ { exit } NR > 1' "$0" >&2; exit 2; }
