@@ -183,12 +183,11 @@ bool tw_spool_copy(tw_spool *s, size_t channel_no, tw_output *out) {
             size_t room;
             char *p = tw_out_space(out, 4096, &room);
             if (!p) return true;  /* the output's failure, reported by its owner */
-            ssize_t k = pread(fileno(s->file), p, left < room ? (size_t)left : room, (off_t)off);
-            if (k < 0 && errno == EINTR) continue;
-            if (k <= 0) return fail(s, k < 0 ? errno : EIO);
-            tw_out_commit(out, (size_t)k);
-            off += (uint64_t)k;
-            left -= (uint64_t)k;
+            size_t k = left < room ? (size_t)left : room;
+            if (!get_at(s, p, k, off)) return false;
+            tw_out_commit(out, k);
+            off += k;
+            left -= k;
         }
         at = h.next;
     }
