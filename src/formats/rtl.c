@@ -179,8 +179,8 @@ static bool name_message(rtl_reader *r, tw_event *e, const char *s, size_t n,
 }
 
 /* Timer ms -> ns with wrap-around handling; false (reported) on overflow. */
-static bool convert_ms(rtl_reader *r, uint64_t ms, bool ovf, const char *digits, size_t ndigits,
-                       const tw_loc *loc, int64_t *ts) {
+static TW_NOINLINE bool convert_ms(rtl_reader *r, uint64_t ms, bool ovf, const char *digits,
+                                   size_t ndigits, const tw_loc *loc, int64_t *ts) {
     uint64_t eff = ms + r->wrap_ms;
     if (!ovf && ms < WRAP_MS && r->have_prev) {
         if (r->prev_ms > eff && r->prev_ms - eff > WRAP_MS / 2) {
@@ -198,6 +198,20 @@ static bool convert_ms(rtl_reader *r, uint64_t ms, bool ovf, const char *digits,
         return false;
     }
     r->have_prev = true;
+    r->prev_ms = eff;
+    *ts = (int64_t)eff * TW_NS_PER_MS;
+    return true;
+}
+
+/* convert_ms() for the usual record, one less than half a wrap after or
+ * before the previous one: true with *ts set; false, with nothing changed,
+ * for every other case, which convert_ms() then takes. */
+static TW_INLINE bool convert_ms_near(rtl_reader *r, uint64_t ms, int64_t *ts) {
+    uint64_t eff = ms + r->wrap_ms;
+    if (!r->have_prev || ms >= WRAP_MS || eff > MAX_MS) return false;
+    if (eff >= r->prev_ms ? r->wrap_ms && eff - r->prev_ms > WRAP_MS / 2
+                          : r->prev_ms - eff > WRAP_MS / 2)
+        return false;
     r->prev_ms = eff;
     *ts = (int64_t)eff * TW_NS_PER_MS;
     return true;
@@ -476,6 +490,36 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
     return false;
 }
 
+/* The usual line, "TIME THREAD { NAME" or "TIME THREAD } NAME" with the
+ * timer not wrapping, straight into *ev: true when taken (ev->name NULL if
+ * the name could not be interned: reported, no event); false, with nothing
+ * changed, for any other line, which process_line() then takes.  Same
+ * result as process_line() for the lines it takes, without the queue. */
+static TW_INLINE bool plain_record(rtl_reader *r, const tw_line *l, tw_event *ev) {
+    const char *s = l->s;
+    size_t n = l->len;
+    uint64_t ms, tid;
+    bool ovf, tovf;
+    if (n == 0 || (unsigned)(unsigned char)s[0] - '0' > 9) return false;
+    size_t k = tw_scan_u64(s, n, &ms, &ovf);
+    if (ovf || k + 1 >= n || s[k] != ' ') return false;
+    size_t t = tw_scan_u64(s + k + 1, n - k - 1, &tid, &tovf);
+    size_t kc = k + 1 + t + 1; /* index of the kind character */
+    if (t == 0 || tovf || kc >= n || s[kc - 1] != ' ' || (s[kc] != '{' && s[kc] != '}'))
+        return false;
+    int64_t ts;
+    if (!convert_ms_near(r, ms, &ts)) return false;
+    r->closed = false;
+    r->last_line = l->no;
+    size_t rest = kc + 1;
+    if (rest < n && s[rest] == ' ') rest++;
+    *ev = (tw_event){.ts = ts, .tid = tid, .pid = r->pid,
+                     .kind = s[kc] == '{' ? TW_BEGIN : TW_END,
+                     .loc = tw_text_loc(r->file, l, 0)};
+    ev->name = intern(r, s + rest, n - rest, &ev->loc);
+    return true;
+}
+
 /* Produce the events of one line into the queue. */
 static void process_line(rtl_reader *r, const tw_line *l) {
     if (l->len == 0) return;
@@ -585,6 +629,10 @@ static int rtl_next(void *state, tw_event *ev) {
                 r->closed = true;
             }
             return TW_EOF;
+        }
+        if (plain_record(r, &l, ev)) {
+            if (ev->name) return TW_OK;
+            continue;
         }
         process_line(r, &l);
     }
