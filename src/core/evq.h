@@ -8,6 +8,7 @@
 #define TW_CORE_EVQ_H
 
 #include "tracewright/diag.h"
+#include "core/util.h"
 #include "tracewright/event.h"
 
 typedef struct tw_evq {
@@ -30,7 +31,13 @@ static inline tw_event *tw_evq_push(tw_evq *q, tw_diag_sink *diag, tw_kind kind,
                                     const tw_loc *loc) {
     if (q->n == q->cap && !tw_evq_reserve(q, diag, loc)) return NULL;
     struct tw_qev *e = &q->q[q->n++];
-    *e = (struct tw_qev){.ev = {.kind = kind, .name = name, .tid = tid, .ts = ts}, .a0 = q->an};
+    tw_event_clear(&e->ev);
+    e->ev.kind = kind;
+    e->ev.name = name;
+    e->ev.tid = tid;
+    e->ev.ts = ts;
+    e->a0 = q->an;
+    e->na = 0;
     if (loc) e->ev.loc = *loc;
     return &e->ev;
 }
@@ -43,7 +50,7 @@ void tw_evq_attr_str(tw_evq *q, tw_diag_sink *diag, const tw_str *key, const cha
 static inline bool tw_evq_pop(tw_evq *q, tw_event *ev) {
     if (q->head < q->n) {
         const struct tw_qev *e = &q->q[q->head++];
-        *ev = e->ev;
+        tw_event_copy(ev, &e->ev);
         ev->attrs = e->na ? q->ap + e->a0 : NULL;
         ev->nattrs = e->na;
         return true;

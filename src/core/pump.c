@@ -268,7 +268,7 @@ int tw_pump_next(tw_pump *p, tw_event *ev) {
         while (p->rdi < b->ndiags && b->diags[p->rdi].before <= p->ri)
             tw_diag_forward(p->out, &b->diags[p->rdi++].d);
         if (p->ri < b->n) {
-            *ev = b->ev[p->ri++];
+            tw_event_copy(ev, &b->ev[p->ri++]);
             return TW_OK;
         }
         /* the batch is used up: say what could not be kept, give it back */

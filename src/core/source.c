@@ -276,7 +276,7 @@ static int merge_next(tw_source *s, tw_event *ev) {
     }
     if (s->heapn == 0) return TW_EOF;
     size_t i = heap_pop(s);
-    *ev = s->v[i].ev;
+    tw_event_copy(ev, &s->v[i].ev);
     s->last = i;
     check_thread(s, i, ev);
     return TW_OK;

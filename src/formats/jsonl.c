@@ -617,7 +617,7 @@ static int parse_line(jsonl_reader *r, const tw_line *l, tw_event *ev, bool allo
                   (unsigned long long)vals[F_TS].u);
         return 0;
     }
-    memset(ev, 0, sizeof *ev);
+    tw_event_clear(ev);
     ev->kind = kind;
     ev->ts = vals[F_TS].i;
     ev->pid = (uint32_t)vals[F_PID].u;
@@ -693,7 +693,7 @@ static int jsonl_next(void *state, tw_event *ev) {
     jsonl_reader *r = state;
     if (r->have_first) {
         r->have_first = false;
-        *ev = r->first;
+        tw_event_copy(ev, &r->first);
         return TW_OK;
     }
     for (;;) {

@@ -277,7 +277,7 @@ static bool lms_line(lms_reader *r, const tw_line *l, tw_event *ev) {
         return false;
     }
     r->cum_us = cum;
-    memset(ev, 0, sizeof *ev);
+    tw_event_clear(ev);
     ev->kind = s[0] == '0' ? TW_BEGIN : TW_END;
     ev->ts = ts;
     ev->name = name;

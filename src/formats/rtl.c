@@ -153,7 +153,7 @@ static tw_event *push(rtl_reader *r) {
     r->tname[r->qn] = 0;
     tw_event *e = r->qn ? &r->q[r->qn] : r->out;
     r->qn++;
-    memset(e, 0, sizeof *e);
+    tw_event_clear(e);
     e->pid = r->pid;
     return e;
 }
@@ -229,7 +229,7 @@ static tw_event *flush_split(rtl_reader *r) {
     if (!r->split) return NULL;
     r->split = false;
     tw_event *e = push(r);
-    if (e) *e = r->split_ev;
+    if (e) tw_event_copy(e, &r->split_ev);
     return e;
 }
 
@@ -269,7 +269,7 @@ static bool message(rtl_reader *r, const tw_line *l, size_t at, int64_t ts, uint
                   "separated and the message text is expected on a later line");
         flush_split(r);
         tw_event *e = &r->split_ev;
-        memset(e, 0, sizeof *e);
+        tw_event_clear(e);
         e->kind = TW_INSTANT;
         e->ts = ts;
         e->tid = tid;
@@ -513,9 +513,12 @@ static TW_INLINE bool plain_record(rtl_reader *r, const tw_line *l, tw_event *ev
     r->last_line = l->no;
     size_t rest = kc + 1;
     if (rest < n && s[rest] == ' ') rest++;
-    *ev = (tw_event){.ts = ts, .tid = tid, .pid = r->pid,
-                     .kind = s[kc] == '{' ? TW_BEGIN : TW_END,
-                     .loc = tw_text_loc(r->file, l, 0)};
+    tw_event_clear(ev);
+    ev->ts = ts;
+    ev->tid = tid;
+    ev->pid = r->pid;
+    ev->kind = s[kc] == '{' ? TW_BEGIN : TW_END;
+    ev->loc = tw_text_loc(r->file, l, 0);
     ev->name = intern(r, s + rest, n - rest, &ev->loc);
     return true;
 }
@@ -599,7 +602,7 @@ static int rtl_next(void *state, tw_event *ev) {
     r->out = ev;
     for (;;) {
         if (r->qhead < r->qn) {
-            if (r->qhead) *ev = r->q[r->qhead];  /* the first is in *ev already */
+            if (r->qhead) tw_event_copy(ev, &r->q[r->qhead]);  /* the first is in *ev already */
             if (r->tname[r->qhead])
                 ev->name = (const tw_str *)(void *)(r->tnames.p + r->tname[r->qhead] - 1);
             r->qhead++;

@@ -366,7 +366,15 @@ static void info(st_reader *r, uint16_t pid, uint32_t seq, unsigned flags,
 
 static inline void init_item(st_item *it, tw_kind kind, uint16_t pid, uint64_t tid, int64_t ts,
                              const tw_loc *loc) {
-    *it = (st_item){.ev = {.kind = kind, .pid = pid, .tid = tid, .ts = ts, .loc = *loc}};
+    tw_event_clear(&it->ev);
+    it->ev.kind = kind;
+    it->ev.pid = pid;
+    it->ev.tid = tid;
+    it->ev.ts = ts;
+    it->ev.loc = *loc;
+    it->scope = NULL;
+    it->file = NULL;
+    it->msg = NULL;
 }
 
 static st_item *push(st_reader *r, tw_kind kind, uint16_t pid, uint64_t tid, int64_t ts,
@@ -416,7 +424,7 @@ static const tw_str *scope_name(st_reader *r, unsigned index, const tw_loc *loc)
 static bool deliver(st_reader *r, tw_event *ev) {
     const st_item *it = &r->cur;
     const st_scope *s = it->scope;
-    *ev = it->ev;
+    tw_event_copy(ev, &it->ev);
     if (s) ev->name = s->name && s->name->str ? s->name->str
                                            : scope_name(r, s->index, &ev->loc);
     if (!ev->name) return false;
@@ -440,7 +448,11 @@ static bool deliver(st_reader *r, tw_event *ev) {
 static bool pop(st_reader *r, tw_event *ev) {
     while (r->qn && ready(&r->q[r->qhead])) {
         item_release(&r->cur);
-        r->cur = r->q[r->qhead];
+        const st_item *it = &r->q[r->qhead];
+        tw_event_copy(&r->cur.ev, &it->ev);
+        r->cur.scope = it->scope;
+        r->cur.file = it->file;
+        r->cur.msg = it->msg;
         r->qhead = (r->qhead + 1) & (r->qcap - 1);
         r->qn--;
         if (deliver(r, ev)) return true;
