@@ -509,6 +509,7 @@ static TW_INLINE bool plain_record(rtl_reader *r, const tw_line *l, tw_event *ev
         return false;
     int64_t ts;
     if (!convert_ms_near(r, ms, &ts)) return false;
+    /* seen_record is set already: convert_ms_near() needs have_prev */
     r->closed = false;
     r->last_line = l->no;
     size_t rest = kc + 1;
