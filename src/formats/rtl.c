@@ -233,6 +233,21 @@ static tw_event *flush_split(rtl_reader *r) {
     return e;
 }
 
+/* The head of a record, "TIME THREAD X": the index of X, the kind
+ * character (not checked here), with the time in *ms (its *ndigits digits;
+ * *ovf when they are more than 64 bits hold) and the thread in *tid; 0 when
+ * s[0..n) does not start so (or the thread does not fit in 64 bits). */
+static TW_INLINE size_t record_head(const char *s, size_t n, uint64_t *ms, bool *ovf,
+                                    size_t *ndigits, uint64_t *tid) {
+    bool tovf;
+    size_t k = *ndigits = tw_scan_u64(s, n, ms, ovf);
+    if (k == 0 || k + 1 >= n || s[k] != ' ') return 0;
+    size_t t = tw_scan_u64(s + k + 1, n - k - 1, tid, &tovf);
+    size_t kc = k + 1 + t + 1;
+    if (t == 0 || tovf || kc >= n || s[kc - 1] != ' ') return 0;
+    return kc;
+}
+
 /* The `|` part: rest = "NAME : MESSAGE".  Returns false when nothing was
  * produced because of an error (already reported).  When another thread's
  * record starts inside the message, this message is set aside to wait for
@@ -312,12 +327,10 @@ static bool parse_record(rtl_reader *r, const tw_line *l, size_t at, bool nested
         size_t n = l->len - at;
         tw_loc loc = tw_text_loc(r->file, l, at);
         uint64_t ms, tid;
-        bool ovf, tovf;
-        size_t k = tw_scan_u64(s, n, &ms, &ovf);
-        size_t t = k < n && s[k] == ' ' ? tw_scan_u64(s + k + 1, n - k - 1, &tid, &tovf) : 0;
-        size_t kc = k + 1 + t + 1; /* index of the kind character */
-        if (k == 0 || t == 0 || kc >= n || s[kc - 1] != ' ' ||
-            (s[kc] != '{' && s[kc] != '}' && s[kc] != '|') || tovf) {
+        bool ovf;
+        size_t k;
+        size_t kc = record_head(s, n, &ms, &ovf, &k, &tid); /* index of the kind character */
+        if (kc == 0 || (s[kc] != '{' && s[kc] != '}' && s[kc] != '|')) {
             if (nested) return false;
             if (r->split) {  /* the text of an interrupted message */
                 tw_report(r->ctx.diag, TW_R_RTL_INTERLEAVED, &loc,
@@ -499,14 +512,10 @@ static TW_INLINE bool plain_record(rtl_reader *r, const tw_line *l, tw_event *ev
     const char *s = l->s;
     size_t n = l->len;
     uint64_t ms, tid;
-    bool ovf, tovf;
-    if (n == 0 || (unsigned)(unsigned char)s[0] - '0' > 9) return false;
-    size_t k = tw_scan_u64(s, n, &ms, &ovf);
-    if (ovf || k + 1 >= n || s[k] != ' ') return false;
-    size_t t = tw_scan_u64(s + k + 1, n - k - 1, &tid, &tovf);
-    size_t kc = k + 1 + t + 1; /* index of the kind character */
-    if (t == 0 || tovf || kc >= n || s[kc - 1] != ' ' || (s[kc] != '{' && s[kc] != '}'))
-        return false;
+    bool ovf;
+    size_t k;
+    size_t kc = record_head(s, n, &ms, &ovf, &k, &tid); /* index of the kind character */
+    if (kc == 0 || ovf || (s[kc] != '{' && s[kc] != '}')) return false;
     int64_t ts;
     if (!convert_ms_near(r, ms, &ts)) return false;
     /* seen_record is set already: convert_ms_near() needs have_prev */
