@@ -9,20 +9,44 @@
 #include "stats/checks.h"
 #include "tracewright/stats.h"
 
-typedef struct row_state {
-    uint64_t active;  /* invocations of this scope open on its thread */
-    bool have_entry, have_exit;
+/*
+ * The figures of one row while events stream in, laid out so that an entry
+ * touches the first cache line (and the second when it is an outermost
+ * one) and an exit the three; the public tw_scope_stats (248 bytes over
+ * four lines, with the row's state in a second array, as it was) is made
+ * from it when asked for.  A figure's min and max start at INT64_MAX and
+ * INT64_MIN, so that adding a value needs no test of its count; counts
+ * that follow from others are not kept: period.n is count - 1 (every
+ * entry but the first adds one), net, gross and call have one value per
+ * exit, and net's and outside's totals are their sums.
+ */
+typedef struct row {
+    /* every entry */
+    uint32_t active;      /* invocations of this scope open on its thread */
+    bool have_exit;
     int64_t last_entry, last_exit;
-} row_state;
+    uint64_t count;
+    int64_t period_min, period_max, period_sum;
+    uint64_t outside_n;
+    /* outermost entries, every exit */
+    int64_t outside_min, outside_max, outside_sum;
+    uint64_t exits, incomplete;
+    int64_t net_min, net_max, net_sum;
+    /* every exit */
+    int64_t gross_min, gross_max, gross_sum, gross_total;
+    int64_t call_min, call_max, call_sum, call_total;
+} row;
+
+#define ROW_ALIGN 64
+_Static_assert(sizeof(row) == 3 * ROW_ALIGN, "a row is three cache lines");
 
 struct tw_stats {
     tw_pairing *pairing;
     tw_diag_sink *diag;
-    tw_scope_stats *rows;
-    row_state *state;
+    row *rows;             /* ROW_ALIGN-aligned */
+    tw_scope_stats *pub;   /* the public rows: names here, figures from rows */
     size_t nrows, cap;
     uint64_t events;
-    bool have_bounds;
     int64_t first, last;
     int64_t jitter;
     tw_xcheck *xcheck;  /* tw_stats_set_checks(), or NULL */
@@ -35,8 +59,7 @@ static inline int64_t sat_add(int64_t a, int64_t b) {
     return b > 0 ? INT64_MAX : INT64_MIN;
 }
 
-/* tw_stat_add, inlined into the hooks below that run once per scope */
-static inline void stat_add(tw_stat *s, int64_t v, bool to_total) {
+void tw_stat_add(tw_stat *s, int64_t v, bool to_total) {
     if (s->n == 0) {
         s->min = s->max = v;
     } else if (v < s->min) {
@@ -48,8 +71,6 @@ static inline void stat_add(tw_stat *s, int64_t v, bool to_total) {
     s->sum = sat_add(s->sum, v);
     if (to_total) s->total = sat_add(s->total, v);
 }
-
-void tw_stat_add(tw_stat *s, int64_t v, bool to_total) { stat_add(s, v, to_total); }
 
 void tw_stat_merge(tw_stat *into, const tw_stat *from) {
     if (from->n == 0) return;
@@ -66,30 +87,47 @@ int64_t tw_stat_avg(const tw_stat *s) {
     return tw_round_div(s->sum, (int64_t)s->n, NULL);
 }
 
+/* Room for one more row: the private rows move to a new aligned block. */
+static bool grow_rows(tw_stats *s) {
+    size_t nc = s->cap ? s->cap * 2 : 64;
+    tw_scope_stats *np = realloc(s->pub, nc * sizeof *np);
+    if (!np) return false;
+    s->pub = np;
+    row *nr = aligned_alloc(ROW_ALIGN, nc * sizeof *nr);
+    if (!nr) return false;
+    if (s->nrows) memcpy(nr, s->rows, s->nrows * sizeof *nr);
+    free(s->rows);
+    s->rows = nr;
+    s->cap = nc;
+    return true;
+}
+
 /* The row of a frame's (thread, name), created on its first entry; its
  * index + 1 is the pairing engine's tag of (thread, name). */
 static size_t row_of(tw_stats *s, const tw_frame *f) {
     if (*f->tag) return *f->tag - 1;
     if (s->nrows >= UINT32_MAX - 1) return (size_t)-1;
-    if (s->nrows == s->cap) {
-        size_t nc = s->cap ? s->cap * 2 : 64;
-        tw_scope_stats *nr = realloc(s->rows, nc * sizeof *nr);
-        if (nr) s->rows = nr;
-        row_state *ns = nr ? realloc(s->state, nc * sizeof *ns) : NULL;
-        if (!ns) return (size_t)-1;
-        s->state = ns;
-        s->cap = nc;
-    }
+    if (s->nrows == s->cap && !grow_rows(s)) return (size_t)-1;
     *f->tag = (uint32_t)s->nrows + 1;
-    tw_scope_stats *row = &s->rows[s->nrows];
-    memset(row, 0, sizeof *row);
-    row->name = f->name->s;
-    row->name_len = f->name->len;
-    row->by_thread = true;
-    row->pid = f->pid;
-    row->tid = f->tid;
-    memset(&s->state[s->nrows], 0, sizeof s->state[0]);
+    tw_scope_stats *pub = &s->pub[s->nrows];
+    memset(pub, 0, sizeof *pub);
+    pub->name = f->name->s;
+    pub->name_len = f->name->len;
+    pub->by_thread = true;
+    pub->pid = f->pid;
+    pub->tid = f->tid;
+    row *r = &s->rows[s->nrows];
+    memset(r, 0, sizeof *r);
+    r->period_min = r->outside_min = r->net_min = r->gross_min = r->call_min = INT64_MAX;
+    r->period_max = r->outside_max = r->net_max = r->gross_max = r->call_max = INT64_MIN;
     return s->nrows++;
+}
+
+/* Add v to a figure kept as min, max and sum. */
+static inline void fig_add(int64_t *min, int64_t *max, int64_t *sum, int64_t v) {
+    if (v < *min) *min = v;
+    if (v > *max) *max = v;
+    *sum = sat_add(*sum, v);
 }
 
 /* An interval that runs backwards: reported (unless already, or within the
@@ -122,33 +160,36 @@ static void on_open(void *user, const tw_frame *f) {
         s->failed = true;
         return;
     }
-    tw_scope_stats *row = &s->rows[i];
-    row_state *st = &s->state[i];
-    row->count++;
-    if (st->have_entry) stat_add(&row->period, interval(s, f, st->last_entry, "entry"), false);
-    st->have_entry = true;
-    st->last_entry = f->begin;
-    if (st->active == 0 && st->have_exit)
-        stat_add(&row->outside, interval(s, f, st->last_exit, "exit"), true);
-    st->active++;
+    row *r = &s->rows[i];
+    if (r->count++)
+        fig_add(&r->period_min, &r->period_max, &r->period_sum,
+                interval(s, f, r->last_entry, "entry"));
+    r->last_entry = f->begin;
+    if (r->active == 0 && r->have_exit) {
+        r->outside_n++;
+        fig_add(&r->outside_min, &r->outside_max, &r->outside_sum,
+                interval(s, f, r->last_exit, "exit"));
+    }
+    r->active++;
 }
 
 static void on_close(void *user, const tw_frame *f, int64_t end, tw_close_how how,
                      const tw_scope_times *t) {
     tw_stats *s = user;
-    uint32_t r = *f->tag;
-    if (!r) return;  /* its entry could not be recorded (out of memory) */
-    tw_scope_stats *row = &s->rows[r - 1];
-    row_state *st = &s->state[r - 1];
-    if (st->active) st->active--;
-    if (how != TW_CLOSED_BY_END) row->incomplete++;
-    bool outermost = st->active == 0;
-    stat_add(&row->net, t->net, true);
-    stat_add(&row->gross, t->gross, outermost);
-    stat_add(&row->call, t->call, outermost);
-    if (outermost) {
-        st->have_exit = true;
-        st->last_exit = end;
+    uint32_t i = *f->tag;
+    if (!i) return;  /* its entry could not be recorded (out of memory) */
+    row *r = &s->rows[i - 1];
+    if (r->active) r->active--;
+    r->incomplete += how != TW_CLOSED_BY_END;
+    r->exits++;
+    fig_add(&r->net_min, &r->net_max, &r->net_sum, t->net);
+    fig_add(&r->gross_min, &r->gross_max, &r->gross_sum, t->gross);
+    fig_add(&r->call_min, &r->call_max, &r->call_sum, t->call);
+    if (r->active == 0) {  /* outermost: recursive re-entries count once */
+        r->gross_total = sat_add(r->gross_total, t->gross);
+        r->call_total = sat_add(r->call_total, t->call);
+        r->have_exit = true;
+        r->last_exit = end;
     }
 }
 
@@ -156,6 +197,8 @@ tw_stats *tw_stats_new(tw_diag_sink *diag) {
     tw_stats *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->diag = diag;
+    s->first = INT64_MAX;  /* (the bounds are valid once there is an event) */
+    s->last = INT64_MIN;
     tw_pairing_hooks h = {.user = s, .open = on_open, .close = on_close};
     s->pairing = tw_pairing_new(&h, diag);
     if (!s->pairing) {
@@ -175,15 +218,14 @@ void tw_stats_free(tw_stats *s) {
     tw_xcheck_free(s->xcheck);
     tw_pairing_free(s->pairing);
     free(s->rows);
-    free(s->state);
+    free(s->pub);
     free(s);
 }
 
 int tw_stats_event(tw_stats *s, const tw_event *ev) {
     s->events++;
-    if (!s->have_bounds || ev->ts < s->first) s->first = ev->ts;
-    if (!s->have_bounds || ev->ts > s->last) s->last = ev->ts;
-    s->have_bounds = true;
+    if (ev->ts < s->first) s->first = ev->ts;
+    if (ev->ts > s->last) s->last = ev->ts;
     if (tw_pairing_event(s->pairing, ev) != TW_OK || s->failed) return TW_ERR;
     if (s->xcheck && !tw_xcheck_event(s->xcheck, ev, s->diag)) {
         tw_report(s->diag, TW_R_OUT_OF_MEMORY, &ev->loc, "out of memory for statistics");
@@ -210,12 +252,38 @@ int tw_stats_set_checks(tw_stats *s, unsigned checks) {
 }
 
 size_t tw_stats_scope_count(const tw_stats *s) { return s->nrows; }
-const tw_scope_stats *tw_stats_scope(const tw_stats *s, size_t i) { return &s->rows[i]; }
+/* A public figure from a private one: n values, min/max as kept (0 when
+ * there is none), sum and total. */
+static tw_stat stat_of(uint64_t n, int64_t min, int64_t max, int64_t sum, int64_t total) {
+    if (n == 0) return (tw_stat){0};
+    return (tw_stat){.n = n, .min = min, .max = max, .sum = sum, .total = total};
+}
+
+const tw_scope_stats *tw_stats_scope(const tw_stats *s, size_t i) {
+    const row *r = &s->rows[i];
+    /* the public row is a view of the private one, made on each call: the
+     * tw_stats is the caller's (not a constant object), so it may be written */
+    tw_scope_stats *p = (tw_scope_stats *)&s->pub[i];
+    p->count = r->count;
+    p->incomplete = r->incomplete;
+    p->net = stat_of(r->exits, r->net_min, r->net_max, r->net_sum, r->net_sum);
+    p->gross = stat_of(r->exits, r->gross_min, r->gross_max, r->gross_sum, r->gross_total);
+    p->call = stat_of(r->exits, r->call_min, r->call_max, r->call_sum, r->call_total);
+    p->period = stat_of(r->count ? r->count - 1 : 0, r->period_min, r->period_max,
+                        r->period_sum, 0);
+    p->outside = stat_of(r->outside_n, r->outside_min, r->outside_max, r->outside_sum,
+                         r->outside_sum);
+    return p;
+}
 uint64_t tw_stats_event_count(const tw_stats *s) { return s->events; }
 size_t tw_stats_thread_count(const tw_stats *s) { return tw_pairing_thread_count(s->pairing); }
 
 bool tw_stats_bounds(const tw_stats *s, int64_t *first, int64_t *last) {
+    if (!s->events) {
+        *first = *last = 0;
+        return false;
+    }
     *first = s->first;
     *last = s->last;
-    return s->have_bounds;
+    return true;
 }
