@@ -115,7 +115,7 @@ if [ "$instr" = 1 ]; then
         line=$(printf '%-13s %10s' "$fmt" "$n")
         for cmd in "stats" "convert -t chrome" "convert -t jsonl"; do
             # shellcheck disable=SC2086
-            ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$tw" $cmd --no-progress "$f" \
+            ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$tw" $cmd --threads 1 --no-progress "$f" \
                      2>&1 > /dev/null | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
             line="$line $(awk -v ir="$ir" -v n="$n" 'BEGIN { printf "%12.1f", ir / n }')"
         done
@@ -176,6 +176,9 @@ for fmt in $formats; do
         row awk -- awk -v fmt="$fmt" -f "$here/scope-stats.awk" "$f"
     fi
     row "stats" -- "$tw" stats --no-progress "$f"
+    # the default (--threads auto) reads ahead on a second thread when there
+    # is a second CPU; this row is one thread's speed
+    row "stats --threads 1" -- "$tw" stats --threads 1 --no-progress "$f"
     # a pipe cannot be looked beside for the .BIN's companion text export
     [ "$fmt" = text1-bin ] || row "stats (stdin pipe)" -p "$f" -- "$tw" stats --no-progress -f "$fmt" -
     row "convert -t chrome" -- "$tw" convert -t chrome --no-progress "$f"

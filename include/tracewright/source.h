@@ -31,6 +31,13 @@ typedef struct tw_source_opts {
      * it): it is the reading thread's until tw_source_next() returns an end.
      * Falls back to one thread when one cannot be started. */
     bool threads;
+    /* With `threads`: start the second thread only when the inputs' sizes
+     * add up to at least this many bytes, or, with an input whose size is
+     * not known (a pipe), once that many bytes have been read; below it one
+     * thread reads, as a thread's start and hand-overs would cost more than
+     * they save.  0: at once (tw_source_reading_ahead() tells whether the
+     * events are read ahead). */
+    uint64_t threads_min_bytes;
     /* The caller takes instant names that are not interned (see
      * TW_STR_TRANSIENT and tw_read_ctx.transient_names), so that memory
      * does not grow with distinct message texts. */
@@ -55,6 +62,9 @@ const tw_trace_info *tw_source_info(const tw_source *src);
 size_t tw_source_input_count(const tw_source *src);
 tw_input *tw_source_input(const tw_source *src, size_t i);
 const tw_format *tw_source_input_format(const tw_source *src, size_t i);
+/* Whether the events are now read ahead on a second thread (see
+ * tw_source_opts.threads and threads_min_bytes). */
+bool tw_source_reading_ahead(const tw_source *src);
 /* Events delivered so far. */
 uint64_t tw_source_event_count(const tw_source *src);
 /* Input bytes read so far over all inputs (with threads: up to the events

@@ -117,8 +117,14 @@ typedef struct cli_reading {
     bool has_jitter;            /* --jitter was given */
     int64_t jitter;             /* --jitter, ns */
     int progress;               /* CLI_PROGRESS_AUTO (default), _OFF or _ON */
-    unsigned long long threads; /* --threads: 1, or 2 to read ahead on a second one */
+    unsigned long long threads; /* --threads: 1, 2 (read ahead on a second thread) or
+                                 * CLI_THREADS_AUTO (the default) */
 } cli_reading;
+
+/* --threads auto: a second thread when the process may use two CPUs and the
+ * inputs hold at least CLI_THREADS_AUTO_MIN_BYTES (or come from a pipe). */
+#define CLI_THREADS_AUTO 0
+#define CLI_THREADS_AUTO_MIN_BYTES ((uint64_t)8 << 20)
 
 /* False when out of memory (printed). */
 bool cli_reading_init(cli_reading *r);

@@ -4,8 +4,15 @@
  * main() dispatches to one function per subcommand (table below) and holds
  * the services they share: argument parsing and diagnostics on stderr.
  */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+/* NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp): glibc's feature macro */
+#define _GNU_SOURCE  /* sched_getaffinity(), CPU_COUNT() */
+#endif
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,19 +233,68 @@ bool cli_format_option(cli_parser *p, tw_optset *set, const char *name, const ch
     return true;
 }
 
+/* "1", "2" or "auto" (CLI_THREADS_AUTO) into *out; false for anything else. */
+static bool parse_threads(const char *s, unsigned long long *out) {
+    if (strcmp(s, "1") == 0 || strcmp(s, "2") == 0)
+        *out = s[0] == '2' ? 2 : 1;
+    else if (strcmp(s, "auto") == 0)
+        *out = CLI_THREADS_AUTO;
+    else
+        return false;
+    return true;
+}
+
+/* The CPUs this process may run on: its affinity mask (Linux), else the
+ * online ones. */
+static long allowed_cpus(void) {
+#ifdef __linux__
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+#endif
+#ifdef _SC_NPROCESSORS_ONLN
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    if (online > 0) return online;
+#endif
+    return 1;
+}
+
+/* How many CPUs this process may keep busy at once: allowed_cpus(), capped
+ * by a cgroup v2 CPU quota (a container given 1.5 CPUs has no second one to
+ * spare). */
+static long usable_cpus(void) {
+    long n = allowed_cpus();
+#ifdef __linux__
+    int fd = open("/sys/fs/cgroup/cpu.max", O_RDONLY | O_CLOEXEC);  /* "QUOTA PERIOD" or "max ..." */
+    if (fd >= 0) {
+        char buf[64];
+        ssize_t k = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (k > 0) {
+            buf[k] = '\0';
+            char *end;
+            errno = 0;
+            long long quota = strtoll(buf, &end, 10);
+            long long period = end != buf ? strtoll(end, &end, 10) : 0;
+            if (errno == 0 && quota > 0 && period > 0 && quota / period < n)
+                n = quota / period > 1 ? (long)(quota / period) : 1;
+        }
+    }
+#endif
+    return n;
+}
+
 bool cli_reading_init(cli_reading *r) {
     memset(r, 0, sizeof *r);
     r->maxdiag = 100;
     r->maxnames = CLI_DEFAULT_MAX_NAMES;
     r->progress = CLI_PROGRESS_AUTO;
-    r->threads = 1;
+    r->threads = CLI_THREADS_AUTO;
     const char *env = getenv("TRACEWRIGHT_THREADS");
     if (env && *env) {  /* as zstd does with ZSTD_CLEVEL: a bad value is ignored, said once */
-        if (strcmp(env, "1") == 0 || strcmp(env, "2") == 0)
-            r->threads = env[0] == '2' ? 2 : 1;
-        else
+        if (!parse_threads(env, &r->threads))
             fprintf(stderr,
-                    "tracewright: warning: TRACEWRIGHT_THREADS='%s' ignored: it must be 1 or 2\n",
+                    "tracewright: warning: TRACEWRIGHT_THREADS='%s' ignored: it must be 1, 2 or "
+                    "auto\n",
                     env);
     }
     r->fopts = tw_optset_new();
@@ -249,8 +305,11 @@ bool cli_reading_init(cli_reading *r) {
 void cli_reading_free(cli_reading *r) { tw_optset_free(r->fopts); }
 
 tw_source_opts cli_source_opts(const cli_reading *r) {
+    bool autom = r->threads == CLI_THREADS_AUTO;
     tw_source_opts so = {.format = r->format, .opts = r->fopts,
-                         .input = {.max_line = (size_t)r->maxline}, .threads = r->threads > 1,
+                         .input = {.max_line = (size_t)r->maxline},
+                         .threads = r->threads == 2 || (autom && usable_cpus() >= 2),
+                         .threads_min_bytes = autom ? CLI_THREADS_AUTO_MIN_BYTES : 0,
                          /* stats, validate and compare keep no instant's
                           * name; convert asks its writer */
                          .transient_names = true};
@@ -291,9 +350,8 @@ int cli_reading_option(cli_parser *p, cli_reading *r, int id, const char *arg,
         r->progress = CLI_PROGRESS_OFF;
         return 1;
     case CLI_O_THREADS:
-        if (!cli_parse_count(p->cmd, "--threads", arg, &r->threads)) return -1;
-        if (r->threads < 1 || r->threads > 2) {
-            cli_usage_error(p->cmd, "option '--threads' must be 1 or 2");
+        if (!parse_threads(arg, &r->threads)) {
+            cli_usage_error(p->cmd, "option '--threads' must be 1, 2 or auto");
             return -1;
         }
         return 1;

@@ -222,12 +222,6 @@ tw_pump *tw_pump_new(tw_diag_sink *out) {
     }
     pthread_cond_init(&p->filled, NULL);
     pthread_cond_init(&p->emptied, NULL);
-    for (size_t i = 0; i < NBATCHES; i++) {
-        if (!(p->ring[i] = calloc(1, sizeof *p->ring[i]))) {
-            tw_pump_free(p);
-            return NULL;
-        }
-    }
     atomic_init(&p->cancel, false);
     p->out = out;
     p->sink.fn = on_diag;
@@ -242,6 +236,10 @@ tw_pump *tw_pump_new(tw_diag_sink *out) {
 tw_diag_sink *tw_pump_sink(tw_pump *p) { return &p->sink; }
 
 bool tw_pump_start(tw_pump *p, tw_pump_fn fn, tw_pump_bytes_fn bytes_fn, void *user) {
+    /* the batches (half a megabyte) only now: a pump that is never started
+     * (tw_source_opts.threads_min_bytes) costs nothing */
+    for (size_t i = 0; i < NBATCHES; i++)
+        if (!p->ring[i] && !(p->ring[i] = calloc(1, sizeof *p->ring[i]))) return false;
     p->fn = fn;
     p->bytes_fn = bytes_fn;
     p->user = user;

@@ -30,8 +30,9 @@ tw_pump *tw_pump_new(tw_diag_sink *out);
 /* The sink the producing side reports to.  Until tw_pump_start() and after
  * the stream ended it passes diagnostics straight on to `out`. */
 tw_diag_sink *tw_pump_sink(tw_pump *p);
-/* Start the producing thread; false when it cannot be started (the caller
- * then produces events itself, and the sink keeps passing straight on). */
+/* Allocate the batches and start the producing thread; false when either
+ * fails (the caller then produces events itself, and the sink keeps passing
+ * straight on). */
 bool tw_pump_start(tw_pump *p, tw_pump_fn fn, tw_pump_bytes_fn bytes_fn, void *user);
 /* The next event, as fn gave it: TW_OK, TW_EOF or TW_ERR.  The event's data
  * stay valid until the next call. */

@@ -29,8 +29,9 @@ struct tw_source {
     uint64_t events;
     tw_diag_sink *diag;   /* where the readers, inputs and merge report */
     tw_pump *pump;        /* reading ahead on a second thread, or NULL */
-    bool started;         /* tw_pump_start() was tried */
+    bool started;         /* tw_pump_start() was tried, or will not be */
     bool threaded;        /* and it runs */
+    uint64_t threads_min_bytes;  /* tw_source_opts' */
     /* which input each (pid, tid) came from, to spot two inputs sharing one */
     struct owner {
         uint32_t pid;
@@ -239,6 +240,7 @@ int tw_source_open(const char *const *paths, size_t n, const tw_source_opts *o,
     /* with a pump, everything reading reports through it, so that its
      * diagnostics reach `diag` in their place among the events */
     if (o->threads && (s->pump = tw_pump_new(diag))) s->diag = tw_pump_sink(s->pump);
+    s->threads_min_bytes = o->threads_min_bytes;
     s->last = n;
     for (size_t i = 0; i < n; i++) {
         struct src_in *x = &s->v[i];
@@ -297,11 +299,29 @@ static uint64_t bytes_read(const tw_source *s) {
 
 static uint64_t pump_bytes(void *user) { return bytes_read(user); }
 
-int tw_source_next(tw_source *s, tw_event *ev) {
-    if (s->pump && !s->started) {
+/* Start reading ahead when the inputs are large enough for it to pay: at
+ * once when their sizes are known; with an input of unknown size (a pipe,
+ * an empty file that may be a /proc one) once that many bytes have been
+ * read on this thread.  Called at the start of tw_source_next() only, when
+ * the caller is done with the last event and the reader may move on. */
+static TW_NOINLINE void consider_threads(tw_source *s) {
+    uint64_t known = 0;
+    bool unknown = false;
+    for (size_t i = 0; i < s->n; i++) {
+        int64_t size = tw_input_size(s->v[i].in);
+        if (size < 0) unknown = true;
+        else known += (uint64_t)size;
+    }
+    if (known >= s->threads_min_bytes || (unknown && bytes_read(s) >= s->threads_min_bytes)) {
         s->started = true;
         s->threaded = tw_pump_start(s->pump, pump_next, pump_bytes, s);
+    } else if (!unknown) {
+        s->started = true;  /* too small to pay: one thread throughout */
     }
+}
+
+int tw_source_next(tw_source *s, tw_event *ev) {
+    if (s->pump && !s->started) consider_threads(s);
     int rc = s->threaded ? tw_pump_next(s->pump, ev) : next_event(s, ev);
     s->events += rc == TW_OK;
     return rc;
@@ -316,6 +336,7 @@ size_t tw_source_input_count(const tw_source *s) { return s->n; }
 tw_input *tw_source_input(const tw_source *s, size_t i) { return s->v[i].in; }
 const tw_format *tw_source_input_format(const tw_source *s, size_t i) { return s->v[i].fmt; }
 uint64_t tw_source_event_count(const tw_source *s) { return s->events; }
+bool tw_source_reading_ahead(const tw_source *s) { return s->threaded; }
 
 void tw_source_close(tw_source *s) {
     if (!s) return;

@@ -1,6 +1,8 @@
 /* Unit tests of diagnostics rules, the registry, detection, options and the
  * multi-input source. */
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -144,6 +146,75 @@ static void collect_source(const char *const *paths, size_t n, merged *m) {
     m->n = k;
     tw_source_close(src);
     tw_strtab_free(st);
+}
+
+/* Whether a source with threads and the given threshold reads `path` ahead
+ * on a second thread by the end, and that it still delivers the log's
+ * `events` events. */
+static bool reads_ahead(const char *path, uint64_t min_bytes, int events) {
+    tw_source_opts o = {.threads = true, .threads_min_bytes = min_bytes};
+    tu_diags d;
+    tu_diags_init(&d);
+    tu_diags_skip(&d, "rtl-no-trailer");
+    tw_strtab *st = tw_strtab_new();
+    tw_source *src;
+    bool ahead = false;
+    if (tw_source_open(&path, 1, &o, st, &d.sink, &src) == TW_OK) {
+        CHECK(!tw_source_reading_ahead(src));  /* not before the first event */
+        tw_event e;
+        int n = 0;
+        while (tw_source_next(src, &e) == TW_OK) n++;
+        CHECK_EQ_I(n, events);
+        ahead = tw_source_reading_ahead(src);
+        tw_source_close(src);
+    } else {
+        CHECK(!"the source opens");
+    }
+    CHECK_EQ_U(d.n, 0);
+    tw_strtab_free(st);
+    return ahead;
+}
+
+#define THREADS_LOG_HEAD                                               \
+    "opening log file 1000.000000 seconds past January 1st 1970\n"     \
+    "corresponding to 0 ms after timer start\nProcess id is 1\n"
+
+void test_source_threads_min_bytes(void) {
+    /* a file: its size decides, before the first event */
+    static const char log[] = THREADS_LOG_HEAD "000100 1 { a1\n002000 1 } a1\n";
+    const char *path = tu_tempfile(0, "_1.log", log, strlen(log));
+    uint64_t size = strlen(log);
+    CHECK(reads_ahead(path, 0, 2));          /* always */
+    CHECK(reads_ahead(path, size, 2));       /* just enough */
+    CHECK(!reads_ahead(path, size + 1, 2));  /* too small to pay: one thread */
+    unlink(path);
+
+    /* a pipe: the bytes read so far decide, at an event's boundary */
+    char fifo[64];
+    snprintf(fifo, sizeof fifo, "/tmp/tw-unit-fifo-%ld.log", (long)getpid());
+    for (int big = 0; big < 2; big++) {
+        unlink(fifo);
+        if (mkfifo(fifo, 0600) != 0) {
+            CHECK(!"mkfifo");
+            return;
+        }
+        pid_t child = fork();
+        if (child == 0) {  /* the writer: 400 scopes, about 11 KB */
+            FILE *f = fopen(fifo, "w");
+            if (!f) _exit(1);
+            fputs(THREADS_LOG_HEAD, f);
+            for (int i = 0; i < 400; i++) fprintf(f, "%06d 1 { a1\n%06d 1 } a1\n", i * 2, i * 2 + 1);
+            _exit(fclose(f) == 0 ? 0 : 1);
+        }
+        CHECK(child > 0);
+        if (child <= 0) break;
+        /* 4 KiB: the second thread starts part-way; 1 MiB: never reached */
+        CHECK(reads_ahead(fifo, big ? (uint64_t)1 << 20 : 4096, 800) == !big);
+        int status = -1;
+        waitpid(child, &status, 0);
+        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    unlink(fifo);
 }
 
 /* Merge two texts saved as temporary files named ...SUFFIX, in that order. */

@@ -1,5 +1,6 @@
 # --threads 2 reads ahead on a second thread: every command gives the same
-# bytes on standard output and standard error as with one thread, on a log
+# bytes on standard output and standard error as with one thread (and as
+# with auto, the default, whichever it picks), on a log
 # long enough for many batches (of 1024 events) and with problems spread
 # through it, so that the diagnostics must keep their places among the
 # events.  The log is synthetic, made here with awk.
@@ -25,10 +26,14 @@ same() {
     one=$?
     tracewright "$@" --threads 2 >two.out 2>two.err
     two=$?
-    if [ "$one" = "$two" ] && cmp -s one.out two.out && cmp -s one.err two.err; then
+    # auto: a second thread or not, as the machine allows; the same either way
+    tracewright "$@" --threads auto >auto.out 2>auto.err
+    auto=$?
+    if [ "$one" = "$two" ] && [ "$one" = "$auto" ] && cmp -s one.out two.out &&
+        cmp -s one.err two.err && cmp -s one.out auto.out && cmp -s one.err auto.err; then
         echo "$*: the same (exit $one, $(wc -l <one.err | tr -d ' ') lines on stderr)"
     else
-        echo "$*: DIFFERENT (exit $one / $two)"
+        echo "$*: DIFFERENT (exit $one / $two / $auto)"
         diff one.err two.err | head -5
     fi
 }
