@@ -14,7 +14,7 @@
 #include "pump.h"
 #include "util.h"
 
-#define BATCH_EVENTS 1024
+#define BATCH_EVENTS 512
 #define NBATCHES 4
 #define CHUNK_BYTES ((size_t)64 << 10)
 #define BATCH_BYTES ((size_t)256 << 10) /* a batch with more is handed over early */
@@ -236,7 +236,7 @@ tw_pump *tw_pump_new(tw_diag_sink *out) {
 tw_diag_sink *tw_pump_sink(tw_pump *p) { return &p->sink; }
 
 bool tw_pump_start(tw_pump *p, tw_pump_fn fn, tw_pump_bytes_fn bytes_fn, void *user) {
-    /* the batches (half a megabyte) only now: a pump that is never started
+    /* the batches (a quarter of a megabyte) only now: a pump that is never started
      * (tw_source_opts.threads_min_bytes) costs nothing */
     for (size_t i = 0; i < NBATCHES; i++)
         if (!p->ring[i] && !(p->ring[i] = calloc(1, sizeof *p->ring[i]))) return false;
