@@ -176,9 +176,8 @@ for fmt in $formats; do
         row awk -- awk -v fmt="$fmt" -f "$here/scope-stats.awk" "$f"
     fi
     row "stats" -- "$tw" stats --no-progress "$f"
-    # the default (--threads auto) reads ahead on a second thread when there
-    # is a second CPU; this row is one thread's speed
-    row "stats --threads 1" -- "$tw" stats --threads 1 --no-progress "$f"
+    # reading ahead on a second thread (off by default)
+    row "stats --threads 2" -- "$tw" stats --threads 2 --no-progress "$f"
     # a pipe cannot be looked beside for the .BIN's companion text export
     [ "$fmt" = text1-bin ] || row "stats (stdin pipe)" -p "$f" -- "$tw" stats --no-progress -f "$fmt" -
     row "convert -t chrome" -- "$tw" convert -t chrome --no-progress "$f"

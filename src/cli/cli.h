@@ -117,12 +117,13 @@ typedef struct cli_reading {
     bool has_jitter;            /* --jitter was given */
     int64_t jitter;             /* --jitter, ns */
     int progress;               /* CLI_PROGRESS_AUTO (default), _OFF or _ON */
-    unsigned long long threads; /* --threads: 1, 2 (read ahead on a second thread) or
-                                 * CLI_THREADS_AUTO (the default) */
+    unsigned long long threads; /* --threads: 1 (the default), 2 (read ahead on a
+                                 * second thread) or CLI_THREADS_AUTO */
 } cli_reading;
 
 /* --threads auto: a second thread when the process may use two CPUs and the
- * inputs hold at least CLI_THREADS_AUTO_MIN_BYTES (or come from a pipe). */
+ * inputs hold at least CLI_THREADS_AUTO_MIN_BYTES (or a pipe has given that
+ * much). */
 #define CLI_THREADS_AUTO 0
 #define CLI_THREADS_AUTO_MIN_BYTES ((uint64_t)8 << 20)
 

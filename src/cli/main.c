@@ -288,7 +288,7 @@ bool cli_reading_init(cli_reading *r) {
     r->maxdiag = 100;
     r->maxnames = CLI_DEFAULT_MAX_NAMES;
     r->progress = CLI_PROGRESS_AUTO;
-    r->threads = CLI_THREADS_AUTO;
+    r->threads = 1;
     const char *env = getenv("TRACEWRIGHT_THREADS");
     if (env && *env) {  /* as zstd does with ZSTD_CLEVEL: a bad value is ignored, said once */
         if (!parse_threads(env, &r->threads))

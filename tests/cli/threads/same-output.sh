@@ -1,6 +1,6 @@
 # --threads 2 reads ahead on a second thread: every command gives the same
 # bytes on standard output and standard error as with one thread (and as
-# with auto, the default, whichever it picks), on a log
+# with auto, whichever it picks), on a log
 # long enough for many batches (of 512 events) and with problems spread
 # through it, so that the diagnostics must keep their places among the
 # events.  The log is synthetic, made here with awk.
