@@ -13,8 +13,7 @@
  * The figures of one row while events stream in, laid out so that an entry
  * touches the first cache line (and the second when it is an outermost
  * one) and an exit the three; the public tw_scope_stats (248 bytes over
- * four lines, with the row's state in a second array, as it was) is made
- * from it when asked for.  A figure's min and max start at INT64_MAX and
+ * four lines) is made from it when asked for.  A figure's min and max start at INT64_MAX and
  * INT64_MIN, so that adding a value needs no test of its count; counts
  * that follow from others are not kept: period.n is count - 1 (every
  * entry but the first adds one), net, gross and call have one value per
