@@ -12,8 +12,8 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

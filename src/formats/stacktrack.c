@@ -184,6 +184,10 @@ typedef struct st_item {
     st_text *file;    /* FPROPERTY: the file */
     st_text *msg;     /* the HIT's value text, the property */
 } st_item;
+/* init_item() and pop() set an item field by field (a structure assignment
+ * or compound literal becomes a slow `rep movs`/`rep stos`) */
+_Static_assert(sizeof(void *) != 8 || sizeof(st_item) == sizeof(tw_event) + 3 * sizeof(void *),
+               "a field was added to st_item: set it in init_item() and pop()");
 
 /* Problems reported one by one up to MAX_REPORTS, then in one total. */
 enum {
