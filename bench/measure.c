@@ -2,13 +2,17 @@
  * measure - run a command several times and report its median wall time and
  * its peak resident memory, as the benchmark (bench/run.sh) needs them.
  *
- *   measure [-r RUNS] [-i FILE] [-p FILE] [-o FILE] -- PROGRAM [ARG...]
+ *   measure [-r RUNS] [-i FILE] [-p FILE] [-o FILE] [-w FILE] -- PROGRAM [ARG...]
  *
  *   -r RUNS   how many times to run it (default 3)
  *   -i FILE   standard input read from FILE (default: /dev/null)
  *   -p FILE   standard input is a pipe fed with FILE by a second process
  *             (`cat FILE | PROGRAM`); that process is not measured
  *   -o FILE   standard output to FILE (default: /dev/null)
+ *   -w FILE   read FILE through once before every run, not timed, so that
+ *             each run finds it in the page cache (a machine short of
+ *             memory, or a guest whose host reclaims its cache, drops part
+ *             of a large file between runs)
  *
  * Prints one line: `MEDIAN_SECONDS MIN_SECONDS MAX_RSS_KIB STATUS`, where
  * MAX_RSS_KIB is the largest ru_maxrss of the runs (getrusage: resident
@@ -65,6 +69,16 @@ static pid_t feed(const char *path, int rfd, int wfd) {
     }
 }
 
+/* Read `path` through (into the page cache); errors are the run's to meet. */
+static void warm(const char *path) {
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return;
+    static char buf[1 << 20];
+    while (read(fd, buf, sizeof buf) > 0) {
+    }
+    close(fd);
+}
+
 static int run_once(char **argv, const char *in, const char *pipe_from, const char *out,
                     double *secs, long *maxrss_kib) {
     int pfd[2] = {-1, -1};
@@ -96,18 +110,19 @@ static int run_once(char **argv, const char *in, const char *pipe_from, const ch
 
 int main(int argc, char **argv) {
     int runs = 3, opt;
-    const char *in = "/dev/null", *out = "/dev/null", *pipe_from = NULL;
-    while ((opt = getopt(argc, argv, "+r:i:p:o:")) != -1) {
+    const char *in = "/dev/null", *out = "/dev/null", *pipe_from = NULL, *warm_file = NULL;
+    while ((opt = getopt(argc, argv, "+r:i:p:o:w:")) != -1) {
         switch (opt) {
         case 'r': runs = atoi(optarg); break;
         case 'i': in = optarg; break;
         case 'p': pipe_from = optarg; break;
         case 'o': out = optarg; break;
+        case 'w': warm_file = optarg; break;
         default: return 2;
         }
     }
     if (optind >= argc || runs < 1 || runs > 10000) {
-        fprintf(stderr, "usage: measure [-r RUNS] [-i FILE] [-p FILE] [-o FILE] -- PROGRAM [ARG...]\n");
+        fprintf(stderr, "usage: measure [-r RUNS] [-i FILE] [-p FILE] [-o FILE] [-w FILE] -- PROGRAM [ARG...]\n");
         return 2;
     }
     double *t = calloc((size_t)runs, sizeof *t);
@@ -116,6 +131,7 @@ int main(int argc, char **argv) {
     int status = 0;
     for (int i = 0; i < runs; i++) {
         long r;
+        if (warm_file) warm(warm_file);
         status = run_once(argv + optind, in, pipe_from, out, &t[i], &r);
         if (r > rss) rss = r;
     }

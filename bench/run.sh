@@ -18,7 +18,8 @@
 # The table gives, per format and command: the median wall time, MB/s of
 # input, million events/s, peak RSS (getrusage, mapped file pages count),
 # the time as a multiple of `wc -l`'s and how many times faster than awk.
-# Inputs are read from the page cache (each is read once before timing);
+# Inputs are read from the page cache (each is read through, untimed,
+# before every run: measure -w);
 # output goes to /dev/null, the commands' warnings to DATA/stderr.log.
 # Everything is synthetic (bench/gen.c).  Disk: the inputs, and for
 # `convert -t chrome` a temporary spool of the events of every thread but
@@ -130,11 +131,11 @@ if [ -n "$rss_sizes" ]; then
     for fmt in $formats; do
         for s in $rss_sizes; do
             f=$(make_input "$fmt" "$s")
-            set -- $("$measure" -r 1 -- "$tw" stats --no-progress "$f")
+            set -- $("$measure" -r 1 -w "$f" -- "$tw" stats --no-progress "$f")
             a=$3
-            set -- $("$measure" -r 1 -- "$tw" convert -t chrome --no-progress "$f")
+            set -- $("$measure" -r 1 -w "$f" -- "$tw" convert -t chrome --no-progress "$f")
             b=$3
-            set -- $("$measure" -r 1 -p "$f" -- "$tw" stats --no-progress -f "$fmt" -)
+            set -- $("$measure" -r 1 -w "$f" -p "$f" -- "$tw" stats --no-progress -f "$fmt" -)
             c=$3
             printf '%-13s %8s %14s %14s %14s\n' "$fmt" "$s" "$a" "$b" "$c"
         done
@@ -154,7 +155,8 @@ for fmt in $formats; do
     row() {  # label, then measure's arguments; the commands' warnings go to a log
         label=$1
         shift
-        set -- $("$measure" -r "$runs" "$@" 2>>"$data/stderr.log")
+        # -w: the input is read into the page cache before every run
+        set -- $("$measure" -r "$runs" -w "$f" "$@" 2>>"$data/stderr.log")
         secs=$1
         rss=$3
         status=$4
