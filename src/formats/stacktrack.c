@@ -166,6 +166,12 @@ typedef struct st_scope {
     uint16_t index, style, line;
     st_text *name;  /* NULL: the SLOC had no INFO run */
     st_text *file;  /* NULL: no FLOC defined its file */
+    /* what each of its HITs is given, worked out for the first one
+     * delivered (its texts are complete then, and stay so) */
+    bool cached;
+    unsigned char nattrs;
+    const tw_str *ev_name;
+    tw_attr attrs[2];
 } st_scope;
 
 typedef struct st_proc {
@@ -174,8 +180,18 @@ typedef struct st_proc {
     int64_t tdiv, hires, offset_ns, last_ts;
     int64_t ns_per_tick;    /* 10^9 / tdiv when that is exact, else 0 */
     tw_u64map files;        /* filenum -> st_text * (path) */
-    tw_u64map scopes;       /* scopeIndex -> st_scope * */
+    tw_u64map scopes;       /* scopeIndex -> st_scope *, for indexes of LOW_KEYS and up */
+    st_scope **low_scopes;  /* the others, by index (NULL: none defined) */
+    size_t nlow_scopes;
+    uint64_t *low_seqs;     /* thread id below LOW_KEYS -> sequence number of its
+                             * last HIT + 1 (0: none yet); the others are in seqs */
+    size_t nlow_seqs;
 } st_proc;
+
+/* Checkpoint indexes and thread ids below this are looked up by index in a
+ * process's arrays, which grow to the largest such key seen (a few
+ * kilobytes at most), instead of hashed. */
+#define LOW_KEYS 1024
 
 /* An event waiting for the INFO runs it needs. */
 typedef struct st_item {
@@ -210,7 +226,8 @@ typedef struct st_reader {
     st_proc **procs;
     size_t nprocs, cprocs;
     tw_u64map undef;         /* pid << 16 | scope index: reported as undefined */
-    tw_u64map seqs;          /* pid << 16 | tid -> sequence number of its last HIT + 1 */
+    tw_u64map seqs;          /* pid << 16 | tid -> sequence number of its last HIT + 1
+                              * (tid of LOW_KEYS and up; st_proc.low_seqs the others) */
     bool seq_oom;
     st_text **open;          /* runs waiting for INFO buffers, oldest first */
     size_t nopen, copen;
@@ -270,9 +287,21 @@ static void proc_free(st_proc *p) {
         if (p->files.used[i]) text_unref(p->files.vals[i]);
     for (size_t i = 0; i < p->scopes.cap; i++)
         if (p->scopes.used[i]) scope_unref(p->scopes.vals[i]);
+    for (size_t i = 0; i < p->nlow_scopes; i++) scope_unref(p->low_scopes[i]);
     tw_u64map_free(&p->files);
     tw_u64map_free(&p->scopes);
+    free(p->low_scopes);
+    free(p->low_seqs);
     free(p);
+}
+
+/* Make the array *(T **)arrayp of *n zeroed elements of `elem` bytes reach
+ * index i; false when out of memory. */
+static bool reach(void *arrayp, size_t *n, size_t i, size_t elem) {
+    size_t old = *n;
+    if (!tw_grow(arrayp, n, i + 1, elem, 16)) return false;
+    memset(*(char **)arrayp + old * elem, 0, (*n - old) * elem);
+    return true;
 }
 
 /* ---- reader: INFO runs --------------------------------------------------------- */
@@ -423,24 +452,41 @@ static const tw_str *scope_name(st_reader *r, unsigned index, const tw_loc *loc)
     return tw_intern_at(&r->ctx, b, (size_t)n, loc);
 }
 
+/* The attributes of an event with source file f (complete) and line
+ * (0: none) into a[2]; returns how many. */
+static unsigned char source_attrs(const st_reader *r, const st_text *f, unsigned line,
+                                  tw_attr *a) {
+    unsigned char na = 0;
+    if (f && f->str && f->str->len)
+        a[na++] = (tw_attr){.key = r->k_file, .type = TW_ATTR_STR, .s = f->str->s,
+                            .slen = f->str->len, .str = f->str};
+    if (line) a[na++] = (tw_attr){.key = r->k_line, .type = TW_ATTR_INT, .i = line};
+    return na;
+}
+
 /* The event of r->cur; false when it has no name (out of memory or names:
  * reported). */
 static bool deliver(st_reader *r, tw_event *ev) {
     const st_item *it = &r->cur;
-    const st_scope *s = it->scope;
+    st_scope *s = it->scope;
     tw_event_copy(ev, &it->ev);
-    if (s) ev->name = s->name && s->name->str ? s->name->str
-                                           : scope_name(r, s->index, &ev->loc);
-    if (!ev->name) return false;
-    size_t na = 0;
-    const st_text *f = it->file ? it->file : s ? s->file : NULL;
-    if (f && f->str && f->str->len)
-        r->attrs[na++] = (tw_attr){.key = r->k_file, .type = TW_ATTR_STR, .s = f->str->s,
-                                   .slen = f->str->len, .str = f->str};
-    if (s && s->line)
-        r->attrs[na++] = (tw_attr){.key = r->k_line, .type = TW_ATTR_INT, .i = s->line};
-    ev->attrs = na ? r->attrs : NULL;
-    ev->nattrs = na;
+    if (s) { /* a HIT: its name and attributes are the checkpoint's */
+        if (!s->cached) {
+            s->ev_name = s->name && s->name->str ? s->name->str
+                                                 : scope_name(r, s->index, &ev->loc);
+            if (!s->ev_name) return false;
+            s->nattrs = source_attrs(r, s->file, s->line, s->attrs);
+            s->cached = true;
+        }
+        ev->name = s->ev_name;
+        ev->attrs = s->nattrs ? s->attrs : NULL;
+        ev->nattrs = s->nattrs;
+    } else {
+        if (!ev->name) return false;
+        size_t na = source_attrs(r, it->file, 0, r->attrs);
+        ev->attrs = na ? r->attrs : NULL;
+        ev->nattrs = na;
+    }
     if (it->msg) {
         ev->msg = it->msg->buf.p ? it->msg->buf.p : "";
         ev->msg_len = it->msg->buf.len;
@@ -506,18 +552,27 @@ static bool hit_time(st_reader *r, st_proc *p, int64_t when, const tw_loc *loc, 
 /* The sequence number is one counter per process, taken at each hit, so a
  * thread's hits have increasing numbers; across threads they interleave.
  * A step back of 2^31 or more is the counter wrapping around. */
-static void sequence(st_reader *r, uint16_t pid, unsigned tid, uint32_t seq, const tw_loc *loc) {
-    uint64_t key = (uint64_t)pid << 16 | tid;
-    /* seq + 1 needs 33 bits: uintptr_t is 64 bits wide on every target
-     * tw_muldiv_i64 (core/time.c) builds on */
-    void **slot = tw_u64map_slot(&r->seqs, key);
-    uintptr_t prev = slot ? (uintptr_t)*slot : 0;
+static void sequence(st_reader *r, st_proc *p, unsigned tid, uint32_t seq, const tw_loc *loc) {
+    uint64_t *low = NULL;
+    void **slot = NULL;
+    uint64_t prev = 0;
+    if (tid < LOW_KEYS) {
+        if (tid < p->nlow_seqs || reach(&p->low_seqs, &p->nlow_seqs, tid, sizeof *p->low_seqs))
+            prev = *(low = &p->low_seqs[tid]);
+    } else {
+        /* seq + 1 needs 33 bits: uintptr_t is 64 bits wide on every target
+         * tw_muldiv_i64 (core/time.c) builds on */
+        slot = tw_u64map_slot(&r->seqs, (uint64_t)p->pid << 16 | tid);
+        prev = slot ? (uintptr_t)*slot : 0;
+    }
     if (prev && seq < prev - 1 && prev - 1 - seq < UINT32_C(0x80000000) &&
         counted(r, C_SEQUENCE))
         tw_report(r->ctx.diag, TW_R_ST_SEQUENCE, loc,
                   "sequence number of thread %u of process 0x%04x goes back from %u to %u",
-                  tid, (unsigned)pid, (unsigned)(prev - 1), (unsigned)seq);
-    if (slot) {
+                  tid, (unsigned)p->pid, (unsigned)(prev - 1), (unsigned)seq);
+    if (low) {
+        *low = (uint64_t)seq + 1;
+    } else if (slot) {
         *slot = (void *)((uintptr_t)seq + 1);
     } else if (!r->seq_oom) {
         r->seq_oom = true;  /* reported once; the check goes on with what it has */
@@ -531,10 +586,12 @@ static void hit(st_reader *r, st_proc *p, unsigned flags, uint32_t seq, const un
     bool be = r->g.be;
     int64_t ts;
     unsigned index = rd16(pl + 8, be), tid = rd16(pl + 10, be);
-    sequence(r, p->pid, tid, seq, loc);
+    sequence(r, p, tid, seq, loc);
     if (!hit_time(r, p, (int64_t)rd64(pl, be), loc, &ts)) return;
     p->last_ts = ts;
-    st_scope *s = tw_u64map_get(&p->scopes, index);
+    st_scope *s = index < p->nlow_scopes ? p->low_scopes[index]
+                  : index < LOW_KEYS      ? NULL
+                                          : tw_u64map_get(&p->scopes, index);
     uint64_t key = (uint64_t)p->pid << 16 | index;
     if (!s && !tw_u64map_get(&r->undef, key) && tw_u64map_put(&r->undef, key, r)) {
         if (counted(r, C_UNDEF_SCOPE))
@@ -599,7 +656,15 @@ static void sloc(st_reader *r, st_proc *p, const unsigned char *pl, st_text *run
     s->name = text_ref(run);
     s->file = text_ref(file_of(r, p, rd16(pl + 8, be), "this SLOC", loc));
     void *old;
-    if (!define(r, &p->scopes, s->index, s, &old, loc)) {
+    if (s->index < LOW_KEYS) {
+        if (!reach(&p->low_scopes, &p->nlow_scopes, s->index, sizeof *p->low_scopes)) {
+            tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory");
+            scope_unref(s);
+            return;
+        }
+        old = p->low_scopes[s->index];
+        p->low_scopes[s->index] = s;
+    } else if (!define(r, &p->scopes, s->index, s, &old, loc)) {
         scope_unref(s);
         return;
     }

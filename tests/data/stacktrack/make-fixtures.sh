@@ -294,6 +294,26 @@ undefined_scope() {
     hit 0x0005 3 30 8 1
 }
 
+# Checkpoint indexes and thread ids past 1023 (the reader hashes those and
+# looks smaller ones up by index): scopes on thread 5000 with checkpoint
+# 2000 around checkpoint 3, a sequence number going back on that thread,
+# an undefined checkpoint 2001, and checkpoint 2000 defined again.
+high_keys() {
+    prologue 0x0005
+    timetype 0x0005 1000000000 0
+    floc 0x0005 1 1 'k.c'
+    sloc 0x0005 2 2000 3 5 1 'far_scope'
+    sloc 0x0005 3 3 3 6 1 'near_scope'
+    hit 0x0005 4 10 2000 5000
+    hit 0x0005 5 20 3 5000
+    hit 0x0005 6 30 3 5000 0x0400
+    hit 0x0005 5 40 2000 5000 0x0400
+    hit 0x0005 7 50 2001 7
+    sloc 0x0005 8 2000 3 9 1 'far_scope_again'
+    hit 0x0005 9 60 2000 7
+    hit 0x0005 10 70 2000 7 0x0400
+}
+
 # A SLOC of a file no FLOC defines.
 undefined_file() {
     prologue 0x0005
@@ -424,6 +444,7 @@ truncated >"$out/bad/truncated.tlg"
 info_unended >"$out/bad/info-unended.tlg"
 info_window >"$out/bad/info-window.tlg"
 undefined_scope >"$out/bad/undefined-scope.tlg"
+high_keys >"$out/bad/high-keys.tlg"
 many_problems >"$out/bad/many-problems.tlg"
 undefined_file >"$out/bad/undefined-file.tlg"
 no_prologue >"$out/bad/no-prologue.tlg"
