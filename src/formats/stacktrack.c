@@ -180,18 +180,22 @@ typedef struct st_proc {
     int64_t tdiv, hires, offset_ns, last_ts;
     int64_t ns_per_tick;    /* 10^9 / tdiv when that is exact, else 0 */
     tw_u64map files;        /* filenum -> st_text * (path) */
-    tw_u64map scopes;       /* scopeIndex -> st_scope *, for indexes of LOW_KEYS and up */
-    st_scope **low_scopes;  /* the others, by index (NULL: none defined) */
+    tw_u64map scopes;       /* scopeIndex -> st_scope *, for indexes past low_scopes */
+    st_scope **low_scopes;  /* index below nlow_scopes -> scope (NULL: none defined) */
     size_t nlow_scopes;
-    uint64_t *low_seqs;     /* thread id below LOW_KEYS -> sequence number of its
+    uint64_t *low_seqs;     /* thread id below nlow_seqs -> sequence number of its
                              * last HIT + 1 (0: none yet); the others are in seqs */
     size_t nlow_seqs;
 } st_proc;
 
-/* Checkpoint indexes and thread ids below this are looked up by index in a
- * process's arrays, which grow to the largest such key seen (a few
- * kilobytes at most), instead of hashed. */
+/* Checkpoint indexes and thread ids below LOW_KEYS are looked up by index
+ * in a process's arrays, which grow to the largest such key seen, instead
+ * of hashed; the arrays of all processes together stay within LOW_BUDGET
+ * bytes (a file of many processes could otherwise ask 16 KiB for each),
+ * and once that is spent no array grows again, so that a key is either in
+ * its array (below its length) or in the hash. */
 #define LOW_KEYS 1024
+#define LOW_BUDGET ((size_t)1 << 20)
 
 /* An event waiting for the INFO runs it needs. */
 typedef struct st_item {
@@ -227,7 +231,9 @@ typedef struct st_reader {
     size_t nprocs, cprocs;
     tw_u64map undef;         /* pid << 16 | scope index: reported as undefined */
     tw_u64map seqs;          /* pid << 16 | tid -> sequence number of its last HIT + 1
-                              * (tid of LOW_KEYS and up; st_proc.low_seqs the others) */
+                              * (the tids past st_proc.low_seqs) */
+    size_t low_bytes;        /* in the processes' arrays (LOW_KEYS) */
+    bool low_closed;         /* LOW_BUDGET is spent: no array grows */
     bool seq_oom;
     st_text **open;          /* runs waiting for INFO buffers, oldest first */
     size_t nopen, copen;
@@ -295,12 +301,24 @@ static void proc_free(st_proc *p) {
     free(p);
 }
 
-/* Make the array *(T **)arrayp of *n zeroed elements of `elem` bytes reach
- * index i; false when out of memory. */
-static bool reach(void *arrayp, size_t *n, size_t i, size_t elem) {
+/* Make a process's array *(T **)arrayp of *n zeroed elements of `elem`
+ * bytes reach key i (LOW_KEYS); false when it may not (the key is then
+ * hashed) or memory ran out (the hash will say so). */
+static bool reach(st_reader *r, void *arrayp, size_t *n, uint64_t i, size_t elem) {
     size_t old = *n;
-    if (!tw_grow(arrayp, n, i + 1, elem, 16)) return false;
+    if (i >= LOW_KEYS || r->low_closed) return false;
+    size_t want = 16;
+    while (want <= i) want *= 2;
+    if (r->low_bytes + (want - old) * elem > LOW_BUDGET) {
+        r->low_closed = true;
+        return false;
+    }
+    if (!tw_grow(arrayp, n, (size_t)i + 1, elem, 16)) {
+        r->low_closed = true;
+        return false;
+    }
     memset(*(char **)arrayp + old * elem, 0, (*n - old) * elem);
+    r->low_bytes += (*n - old) * elem;
     return true;
 }
 
@@ -556,9 +574,8 @@ static void sequence(st_reader *r, st_proc *p, unsigned tid, uint32_t seq, const
     uint64_t *low = NULL;
     void **slot = NULL;
     uint64_t prev = 0;
-    if (tid < LOW_KEYS) {
-        if (tid < p->nlow_seqs || reach(&p->low_seqs, &p->nlow_seqs, tid, sizeof *p->low_seqs))
-            prev = *(low = &p->low_seqs[tid]);
+    if (tid < p->nlow_seqs || reach(r, &p->low_seqs, &p->nlow_seqs, tid, sizeof *p->low_seqs)) {
+        prev = *(low = &p->low_seqs[tid]);
     } else {
         /* seq + 1 needs 33 bits: uintptr_t is 64 bits wide on every target
          * tw_muldiv_i64 (core/time.c) builds on */
@@ -589,9 +606,8 @@ static void hit(st_reader *r, st_proc *p, unsigned flags, uint32_t seq, const un
     sequence(r, p, tid, seq, loc);
     if (!hit_time(r, p, (int64_t)rd64(pl, be), loc, &ts)) return;
     p->last_ts = ts;
-    st_scope *s = index < p->nlow_scopes ? p->low_scopes[index]
-                  : index < LOW_KEYS      ? NULL
-                                          : tw_u64map_get(&p->scopes, index);
+    st_scope *s =
+        index < p->nlow_scopes ? p->low_scopes[index] : tw_u64map_get(&p->scopes, index);
     uint64_t key = (uint64_t)p->pid << 16 | index;
     if (!s && !tw_u64map_get(&r->undef, key) && tw_u64map_put(&r->undef, key, r)) {
         if (counted(r, C_UNDEF_SCOPE))
@@ -656,12 +672,8 @@ static void sloc(st_reader *r, st_proc *p, const unsigned char *pl, st_text *run
     s->name = text_ref(run);
     s->file = text_ref(file_of(r, p, rd16(pl + 8, be), "this SLOC", loc));
     void *old;
-    if (s->index < LOW_KEYS) {
-        if (!reach(&p->low_scopes, &p->nlow_scopes, s->index, sizeof *p->low_scopes)) {
-            tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory");
-            scope_unref(s);
-            return;
-        }
+    if (s->index < p->nlow_scopes ||
+        reach(r, &p->low_scopes, &p->nlow_scopes, s->index, sizeof *p->low_scopes)) {
         old = p->low_scopes[s->index];
         p->low_scopes[s->index] = s;
     } else if (!define(r, &p->scopes, s->index, s, &old, loc)) {

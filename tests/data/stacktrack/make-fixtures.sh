@@ -314,6 +314,26 @@ high_keys() {
     hit 0x0005 10 70 2000 7 0x0400
 }
 
+# Seventy processes, each with checkpoint 1023 hit on thread 1023: the
+# reader's by-index arrays have room for 64 such processes, so the last
+# ones' checkpoints and sequence numbers are hashed; the last process
+# redefines its checkpoint and its sequence number goes back.
+many_processes() {
+    prologue 0x0001
+    _p=1
+    while [ $_p -le 70 ]; do
+        timetype $_p 1000000000 0
+        floc $_p 1 1 'm.c'
+        sloc $_p 2 1023 3 $_p 1 "scope_$_p"
+        hit $_p 3 $((_p * 10)) 1023 1023
+        hit $_p 4 $((_p * 10 + 5)) 1023 1023 0x0400
+        _p=$((_p + 1))
+    done
+    sloc 70 5 1023 3 1 1 'scope_70_again'
+    hit 70 3 800 1023 1023
+    hit 70 6 810 1023 1023 0x0400
+}
+
 # A SLOC of a file no FLOC defines.
 undefined_file() {
     prologue 0x0005
@@ -445,6 +465,7 @@ info_unended >"$out/bad/info-unended.tlg"
 info_window >"$out/bad/info-window.tlg"
 undefined_scope >"$out/bad/undefined-scope.tlg"
 high_keys >"$out/bad/high-keys.tlg"
+many_processes >"$out/bad/many-processes.tlg"
 many_problems >"$out/bad/many-problems.tlg"
 undefined_file >"$out/bad/undefined-file.tlg"
 no_prologue >"$out/bad/no-prologue.tlg"
