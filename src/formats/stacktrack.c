@@ -574,7 +574,8 @@ static void sequence(st_reader *r, st_proc *p, unsigned tid, uint32_t seq, const
     uint64_t *low = NULL;
     void **slot = NULL;
     uint64_t prev = 0;
-    if (tid < p->nlow_seqs || reach(r, &p->low_seqs, &p->nlow_seqs, tid, sizeof *p->low_seqs)) {
+    if (tid < p->nlow_seqs ||
+        (tid < LOW_KEYS && reach(r, &p->low_seqs, &p->nlow_seqs, tid, sizeof *p->low_seqs))) {
         prev = *(low = &p->low_seqs[tid]);
     } else {
         /* seq + 1 needs 33 bits: uintptr_t is 64 bits wide on every target
