@@ -305,20 +305,20 @@ static void proc_free(st_proc *p) {
  * bytes reach key i (LOW_KEYS); false when it may not (the key is then
  * hashed) or memory ran out (the hash will say so). */
 static bool reach(st_reader *r, void *arrayp, size_t *n, uint64_t i, size_t elem) {
-    size_t old = *n;
     if (i >= LOW_KEYS || r->low_closed) return false;
-    size_t want = 16;
+    size_t old = *n, want = 16;
     while (want <= i) want *= 2;
-    if (r->low_bytes + (want - old) * elem > LOW_BUDGET) {
+    char *a = r->low_bytes + (want - old) * elem <= LOW_BUDGET
+                  ? realloc(*(char **)arrayp, want * elem)
+                  : NULL;
+    if (!a) {
         r->low_closed = true;
         return false;
     }
-    if (!tw_grow(arrayp, n, (size_t)i + 1, elem, 16)) {
-        r->low_closed = true;
-        return false;
-    }
-    memset(*(char **)arrayp + old * elem, 0, (*n - old) * elem);
-    r->low_bytes += (*n - old) * elem;
+    memset(a + old * elem, 0, (want - old) * elem);
+    *(char **)arrayp = a;
+    *n = want;
+    r->low_bytes += (want - old) * elem;
     return true;
 }
 
