@@ -102,11 +102,19 @@ static void stream_name(const ctf_writer *w, size_t i, char *buf, size_t n) {
  * that the same input gives the same trace and others differ. */
 static void make_uuid(ctf_writer *w, const cstream *s) {
     const tw_trace_info *ti = w->ctx.info;
-    char facts[128];
-    int n = snprintf(facts, sizeof facts, "%s %lld %lld %d", ti->format ? ti->format : "",
-                     (long long)ti->origin_ns, (long long)ti->origin_ts, ti->has_origin);
+    /* "FORMAT ORIGIN_NS ORIGIN_TS HAS_ORIGIN"; the format's name comes from
+     * the input (a jsonl header) and may be of any length */
+    const char *format = ti->format ? ti->format : "";
+    char nums[80];
+    int k = snprintf(nums, sizeof nums, " %lld %lld %d", (long long)ti->origin_ns,
+                     (long long)ti->origin_ts, ti->has_origin);
+    tw_buf facts = {0};
+    if (!tw_buf_append(&facts, format, strlen(format)) ||
+        !tw_buf_append(&facts, nums, (size_t)k))
+        fail(w, "out of memory", ENOMEM);
     uint64_t h1 = tw_hash(s->events.p, s->events.len);
-    uint64_t h2 = tw_hash(facts, (size_t)n) ^ (h1 * 0x9e3779b97f4a7c15ULL);
+    uint64_t h2 = tw_hash(facts.p ? facts.p : "", facts.len) ^ (h1 * 0x9e3779b97f4a7c15ULL);
+    tw_buf_free(&facts);
     for (int i = 0; i < 8; i++) {
         w->uuid[i] = (unsigned char)(h1 >> (8 * i));
         w->uuid[8 + i] = (unsigned char)(h2 >> (8 * i));

@@ -37,3 +37,12 @@ tracewright convert -t ctf t.jsonl; echo "exit $?"
 tracewright convert -f jsonl -t ctf -o empty /dev/null; echo "exit $?"
 ls empty
 ls
+# the UUID hashes the source format's whole name, however long: names that
+# differ only in their 301st byte give two UUIDs
+long=$(printf '%0300d' 0 | tr 0 x)
+for tail in a b; do
+    { printf '{"kind":"trace","format":"%s%s","resolution_ns":1000}\n' "$long" "$tail"
+      ev 1000 begin 1 main; } >long-$tail.jsonl
+    tracewright convert -t ctf -o long-$tail long-$tail.jsonl; echo "exit $?"
+done
+grep -h 'uuid = ' long-a/metadata long-b/metadata | uniq | wc -l | tr -d ' '
