@@ -172,7 +172,14 @@ void tw_out_write_slow(tw_output *out, const void *p, size_t n);
 /* The free end of the buffer, for a caller that reads straight into it
  * (at least `min` bytes, min <= 4096; `*room` gets how many), then
  * tw_out_commit() with what it put there.  NULL after a failure. */
-void *tw_out_space(tw_output *out, size_t min, size_t *room);
+void *tw_out_space_slow(tw_output *out, size_t min, size_t *room);
+static inline void *tw_out_space(tw_output *out, size_t min, size_t *room) {
+    if (out->cap - out->len >= min && !out->err) {
+        *room = out->cap - out->len;
+        return out->buf + out->len;
+    }
+    return tw_out_space_slow(out, min, room);
+}
 static inline void tw_out_commit(tw_output *out, size_t n) { out->len += n; }
 
 static inline void tw_out_write(tw_output *out, const void *p, size_t n) {

@@ -180,7 +180,7 @@ void tw_out_write_slow(tw_output *o, const void *p, size_t n) {
     }
 }
 
-void *tw_out_space(tw_output *o, size_t min, size_t *room) {
+void *tw_out_space_slow(tw_output *o, size_t min, size_t *room) {
     if (o->cap - o->len < min) {
         if (o->fd >= 0) {
             drain(o);
@@ -233,6 +233,33 @@ void tw_output_abort(tw_output *o) {
     free_output(o);
 }
 
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The eight decimal digits of v < 10^8 as the bytes of a little-endian
+ * word, most significant first, each 0-9 (not yet ASCII): the halves, the
+ * hundreds and the tens are split in all lanes of the word at once. */
+static inline uint64_t digits8(uint32_t v) {
+    uint64_t x = v / 10000 | (uint64_t)(v % 10000) << 32;      /* 2 x 0..9999 */
+    uint64_t h = (x * 10486) >> 20 & 0x0000007F0000007FULL;    /* each / 100 */
+    x = (x - h * 100) << 16 | h;                                /* 4 x 0..99 */
+    uint64_t t = (x * 103) >> 10 & 0x000F000F000F000FULL;      /* each / 10 */
+    return (x - t * 10) << 8 | t;                               /* 8 x 0..9 */
+}
+
+char *tw_put_u64(char *p, uint64_t v) {
+    const uint64_t ascii = 0x3030303030303030ULL;
+    if (v >= 100000000) { /* the leading digits, then eight with zeros kept */
+        p = tw_put_u64(p, v / 100000000);
+        uint64_t w = digits8((uint32_t)(v % 100000000)) + ascii;
+        memcpy(p, &w, 8);
+        return p + 8;
+    }
+    uint64_t d = digits8((uint32_t)v);
+    unsigned zeros = d ? (unsigned)__builtin_ctzll(d) / 8 : 7; /* leading '0's */
+    uint64_t w = (d + ascii) >> (8 * zeros);
+    memcpy(p, &w, 8);
+    return p + 8 - zeros;
+}
+#else
 /* Decimal digits of v ending at `end`, two at a time; returns how many. */
 static size_t fmt_u64(uint64_t v, char *end) {
     static const char pairs[201] =
@@ -268,16 +295,21 @@ static unsigned digits10(uint64_t v) {
     return n + (v >= 10) + (v >= 100) + (v >= 1000);
 }
 
-void tw_out_u64(tw_output *o, uint64_t v) {
+char *tw_put_u64(char *p, uint64_t v) {
     unsigned n = digits10(v);
-    if (o->cap - o->len >= n) {  /* straight into the buffer */
-        fmt_u64(v, (char *)o->buf + o->len + n);
-        o->len += n;
+    fmt_u64(v, p + n);
+    return p + n;
+}
+#endif
+
+void tw_out_u64(tw_output *o, uint64_t v) {
+    if (o->cap - o->len >= 24) {  /* straight into the buffer */
+        char *b = (char *)o->buf + o->len;
+        o->len += (size_t)(tw_put_u64(b, v) - b);
         return;
     }
     char tmp[24];
-    fmt_u64(v, tmp + sizeof tmp);
-    tw_out_write(o, tmp + sizeof tmp - n, n);
+    tw_out_write(o, tmp, (size_t)(tw_put_u64(tmp, v) - tmp));
 }
 
 void tw_out_i64(tw_output *o, int64_t v) {
@@ -291,9 +323,9 @@ void tw_out_i64(tw_output *o, int64_t v) {
 
 void tw_out_u64_pad(tw_output *o, uint64_t v, unsigned width) {
     char tmp[24];
-    size_t n = fmt_u64(v, tmp + sizeof tmp);
-    for (; n < width && n < sizeof tmp; n++) tmp[sizeof tmp - n - 1] = '0';
-    tw_out_write(o, tmp + sizeof tmp - n, n);
+    size_t n = (size_t)(tw_put_u64(tmp, v) - tmp);
+    for (size_t k = n; k < width && k < sizeof tmp; k++) tw_out_putc(o, '0');
+    tw_out_write(o, tmp, n);
 }
 
 void tw_out_printf(tw_output *o, const char *fmt, ...) {

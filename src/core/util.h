@@ -435,6 +435,13 @@ static inline bool tw_json_name_valid(tw_json_names *c, const tw_str *s) {
     unsigned k = s->id < c->cap ? c->kind[s->id] : 0;
     return k ? k != TW_JSON_INVALID : tw_json_name_valid_slow(c, s);
 }
+/* Whether s is known to need no escaping (false: not known yet, or it
+ * does; tw_out_json_name() finds out). */
+static inline bool tw_json_name_plain(const tw_json_names *c, const tw_str *s) {
+    return s->id < c->cap && c->kind[s->id] == TW_JSON_PLAIN;
+}
+/* v in decimal at p (room for 20 bytes); returns the end. */
+char *tw_put_u64(char *p, uint64_t v);
 /* A string attribute's value as tw_out_json_str() writes it, through the
  * names' cache when it is interned (tw_attr.str). */
 bool tw_out_json_attr(struct tw_output *o, tw_json_names *c, const tw_attr *a);

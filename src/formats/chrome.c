@@ -90,10 +90,9 @@ static void json_name(chrome_writer *w, tw_output *o, const tw_str *s) {
     if (!tw_out_json_name(o, &w->names, s) && !w->replaying) not_utf8(w);
 }
 
-/* The thread of (pid, tid); NULL when out of memory. */
-static cthread *thread_of(chrome_writer *w, uint32_t pid, uint64_t tid) {
-    size_t c = w->last; /* an event and its hooks ask for one thread in a row */
-    if (c && w->map.tids[c - 1] == tid && w->map.pids[c - 1] == pid) return &w->threads[c - 1];
+/* The thread of (pid, tid), when it is not the one found last; NULL when
+ * out of memory. */
+static TW_NOINLINE cthread *thread_find(chrome_writer *w, uint32_t pid, uint64_t tid) {
     bool created;
     if (!tw_grow(&w->threads, &w->tcap, w->map.n + 1, sizeof *w->threads, 8)) return NULL;
     int64_t i = tw_tidmap_index(&w->map, pid, tid, &created);
@@ -117,18 +116,29 @@ static cthread *thread_of(chrome_writer *w, uint32_t pid, uint64_t tid) {
     return t;
 }
 
-/* ts in microseconds with up to three decimals, from integer ns. */
-static void put_ts(tw_output *o, int64_t ns) {
+/* The thread of (pid, tid); NULL when out of memory. */
+static inline cthread *thread_of(chrome_writer *w, uint32_t pid, uint64_t tid) {
+    size_t c = w->last; /* an event and its hooks ask for one thread in a row */
+    if (c && w->map.tids[c - 1] == tid && w->map.pids[c - 1] == pid) return &w->threads[c - 1];
+    return thread_find(w, pid, tid);
+}
+
+/* ts in microseconds with up to three decimals, from integer ns, at p
+ * (room for TS_MAX bytes); returns the end. */
+#define TS_MAX 25
+static char *put_ts_at(char *p, int64_t ns) {
     uint64_t v = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-    if (ns < 0) tw_out_putc(o, '-');
-    tw_out_u64(o, v / 1000);
+    if (ns < 0) *p++ = '-';
+    p = tw_put_u64(p, v / 1000);
     unsigned frac = (unsigned)(v % 1000);
-    if (!frac) return;
-    char d[4] = {'.', (char)('0' + frac / 100), (char)('0' + frac / 10 % 10),
-                 (char)('0' + frac % 10)};
-    size_t n = 4;
-    while (d[n - 1] == '0') n--;
-    tw_out_write(o, d, n);
+    if (!frac) return p;
+    p[0] = '.';
+    p[1] = (char)('0' + frac / 100);
+    p[2] = (char)('0' + frac / 10 % 10);
+    p[3] = (char)('0' + frac % 10);
+    p += 4;
+    while (p[-1] == '0') p--;
+    return p;
 }
 
 /* The time written for an event at v on thread t: never before the
@@ -186,20 +196,53 @@ static void put_args(chrome_writer *w, tw_output *o, const tw_event *ev, bool va
  * time to write, args NULL when there are none. */
 static void render(chrome_writer *w, tw_output *o, char ph, const tw_str *name, const tw_str *cat,
                    const cthread *t, const int64_t *ts, const tw_event *args, bool value) {
-    tw_out_str(o, "{\"ph\":\"");
-    tw_out_putc(o, ph);
-    tw_out_str(o, "\",\"name\":");
-    json_name(w, o, name);
-    if (cat) {
-        tw_out_str(o, ",\"cat\":");
-        json_name(w, o, cat);
+    /* up to the args, in one piece when the names are known to need no
+     * escaping (the usual case: each is looked at once, the first time) */
+    size_t most = 64 + TS_MAX + sizeof t->ids + name->len + (cat ? cat->len : 0), room;
+    char *b;
+    if (most <= 4096 && tw_json_name_plain(&w->names, name) &&
+        (!cat || tw_json_name_plain(&w->names, cat)) && (b = tw_out_space(o, most, &room)) &&
+        room >= most) {
+        char *p = b;
+#define LIT(lit) (memcpy(p, lit, sizeof lit - 1), p += sizeof lit - 1)
+        LIT("{\"ph\":\"");
+        *p++ = ph;
+        LIT("\",\"name\":\"");
+        memcpy(p, name->s, name->len);
+        p += name->len;
+        *p++ = '"';
+        if (cat) {
+            LIT(",\"cat\":\"");
+            memcpy(p, cat->s, cat->len);
+            p += cat->len;
+            *p++ = '"';
+        }
+        if (ts) {
+            LIT(",\"ts\":");
+            p = put_ts_at(p, tw_view_time(*ts, w->base));
+        }
+        memcpy(p, t->ids, t->nids);
+        p += t->nids;
+        if (ph == 'i') LIT(",\"s\":\"t\"");
+#undef LIT
+        tw_out_commit(o, (size_t)(p - b));
+    } else {
+        tw_out_str(o, "{\"ph\":\"");
+        tw_out_putc(o, ph);
+        tw_out_str(o, "\",\"name\":");
+        json_name(w, o, name);
+        if (cat) {
+            tw_out_str(o, ",\"cat\":");
+            json_name(w, o, cat);
+        }
+        if (ts) {
+            char tmp[TS_MAX];
+            tw_out_str(o, ",\"ts\":");
+            tw_out_write(o, tmp, (size_t)(put_ts_at(tmp, tw_view_time(*ts, w->base)) - tmp));
+        }
+        tw_out_write(o, t->ids, t->nids);
+        if (ph == 'i') tw_out_str(o, ",\"s\":\"t\"");
     }
-    if (ts) {
-        tw_out_str(o, ",\"ts\":");
-        put_ts(o, tw_view_time(*ts, w->base));
-    }
-    tw_out_write(o, t->ids, t->nids);
-    if (ph == 'i') tw_out_str(o, ",\"s\":\"t\"");
     if (args) put_args(w, o, args, value);
     tw_out_putc(o, '}');
 }

@@ -440,6 +440,30 @@ void test_output_numbers(void) {
     char *s = mem_text(o, &n);
     CHECK_STR(s, "0 18446744073709551615 -9223372036854775808 000042 1234567 x-7");
     free(s);
+    /* every number of digits, at its edges, and 32-bit edges, as printf
+     * writes them: through the output and straight into memory */
+    tw_output_close(o);
+    o = tw_output_mem();
+    char want[4096], got[32];
+    size_t wn = 0;
+    uint64_t p10 = 1;
+    for (int d = 0; d < 20; d++, p10 *= 10) {
+        const uint64_t v[] = {p10 - 1, p10, p10 + 1, p10 * 5 + 7, 4294967295u, 4294967296u};
+        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+            wn += (size_t)snprintf(want + wn, sizeof want - wn, "%llu,", (unsigned long long)v[i]);
+            tw_out_u64(o, v[i]);
+            tw_out_putc(o, ',');
+            char *e = tw_put_u64(got, v[i]);
+            CHECK_EQ_I(e - got, snprintf(NULL, 0, "%llu", (unsigned long long)v[i]));
+            *e = 0;
+            char one[32];
+            snprintf(one, sizeof one, "%llu", (unsigned long long)v[i]);
+            CHECK_STR(got, one);
+        }
+    }
+    s = mem_text(o, &n);
+    CHECK_STR(s, want);
+    free(s);
     /* more than the initial capacity */
     for (int i = 0; i < 100000; i++) tw_out_str(o, "0123456789");
     tw_output_mem_data(o, &n);
