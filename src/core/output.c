@@ -245,19 +245,35 @@ static inline uint64_t digits8(uint32_t v) {
     return (x - t * 10) << 8 | t;                               /* 8 x 0..9 */
 }
 
-char *tw_put_u64(char *p, uint64_t v) {
-    const uint64_t ascii = 0x3030303030303030ULL;
-    if (v >= 100000000) { /* the leading digits, then eight with zeros kept */
-        p = tw_put_u64(p, v / 100000000);
-        uint64_t w = digits8((uint32_t)(v % 100000000)) + ascii;
-        memcpy(p, &w, 8);
-        return p + 8;
-    }
-    uint64_t d = digits8((uint32_t)v);
+#define ASCII8 0x3030303030303030ULL
+
+/* v < 10^8 without leading zeros (8 bytes written). */
+static inline char *put_upto8(char *p, uint32_t v) {
+    uint64_t d = digits8(v);
     unsigned zeros = d ? (unsigned)__builtin_ctzll(d) / 8 : 7; /* leading '0's */
-    uint64_t w = (d + ascii) >> (8 * zeros);
+    uint64_t w = (d + ASCII8) >> (8 * zeros);
     memcpy(p, &w, 8);
     return p + 8 - zeros;
+}
+
+/* v < 10^8 in eight digits, leading zeros kept. */
+static inline char *put8(char *p, uint32_t v) {
+    uint64_t w = digits8(v) + ASCII8;
+    memcpy(p, &w, 8);
+    return p + 8;
+}
+
+char *tw_put_u64(char *p, uint64_t v) {
+    const uint64_t e8 = 100000000;
+    if (v < e8) return put_upto8(p, (uint32_t)v);
+    uint64_t hi = v / e8;
+    if (hi < e8) {
+        p = put_upto8(p, (uint32_t)hi);
+    } else { /* up to 20 digits: 4, 8 and 8 */
+        p = put_upto8(p, (uint32_t)(hi / e8));
+        p = put8(p, (uint32_t)(hi % e8));
+    }
+    return put8(p, (uint32_t)(v % e8));
 }
 #else
 /* Decimal digits of v ending at `end`, two at a time; returns how many. */
