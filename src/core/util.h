@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tracewright/event.h"
+#include "tracewright/io.h"
 
 /* TW_NOINLINE keeps a rarely taken path out of its caller, so that the
  * common path saves and restores fewer registers; TW_INLINE makes a small
@@ -419,15 +420,10 @@ size_t tw_utf8_put(uint32_t cp, char *out);
 /* What each interned string is for JSON, by string id: 0 not looked at
  * yet, else one of these. */
 enum { TW_JSON_PLAIN = 1, TW_JSON_ESCAPED, TW_JSON_INVALID };
-struct tw_output;
 typedef struct tw_json_names {
     unsigned char *kind;
     size_t cap;
 } tw_json_names;
-/* tw_out_json_str() of an interned string; one that needs nothing is
- * remembered as such (TW_JSON_PLAIN) and then copied without a look at its
- * bytes. */
-bool tw_out_json_name(struct tw_output *o, tw_json_names *c, const tw_str *s);
 /* Whether s is valid UTF-8, as tw_out_json_name() finds it (and remembers
  * it, so that the answer for a name seen before is a lookup). */
 bool tw_json_name_valid_slow(tw_json_names *c, const tw_str *s);
@@ -440,11 +436,26 @@ static inline bool tw_json_name_valid(tw_json_names *c, const tw_str *s) {
 static inline bool tw_json_name_plain(const tw_json_names *c, const tw_str *s) {
     return s->id < c->cap && c->kind[s->id] == TW_JSON_PLAIN;
 }
+/* tw_out_json_str() of an interned string; one that needs nothing is
+ * remembered as such (TW_JSON_PLAIN) and then copied without a look at its
+ * bytes. */
+bool tw_out_json_name_slow(tw_output *o, tw_json_names *c, const tw_str *s);
+static inline bool tw_out_json_name(tw_output *o, tw_json_names *c, const tw_str *s) {
+    if (tw_json_name_plain(c, s) && o->cap - o->len >= s->len + 2) {
+        unsigned char *p = o->buf + o->len;
+        p[0] = '"';
+        memcpy(p + 1, s->s, s->len);
+        p[s->len + 1] = '"';
+        o->len += s->len + 2;
+        return true;
+    }
+    return tw_out_json_name_slow(o, c, s);
+}
 /* v in decimal at p (room for 20 bytes); returns the end. */
 char *tw_put_u64(char *p, uint64_t v);
 /* A string attribute's value as tw_out_json_str() writes it, through the
  * names' cache when it is interned (tw_attr.str). */
-bool tw_out_json_attr(struct tw_output *o, tw_json_names *c, const tw_attr *a);
+bool tw_out_json_attr(tw_output *o, tw_json_names *c, const tw_attr *a);
 /* The interned string of a string attribute's value that lives as long as
  * the string table, or NULL. */
 static inline const tw_str *tw_attr_interned(const tw_attr *a) {
