@@ -1239,16 +1239,17 @@ static int cp_next(void *state, tw_event *ev) {
         if (tw_evq_pop(&r->q, ev)) return TW_OK;
         if (r->eof) return TW_EOF;
         tw_line l;
+        int rc = 1;
         if (r->have_held) {
             r->have_held = false;
             l = r->held;  /* still valid: nothing was read since */
-            process_line(r, &l);
-            continue;
+        } else if ((rc = tw_read_line(&r->ctx, &l)) < 0) {
+            return TW_ERR;
         }
-        int rc = tw_read_line(&r->ctx, &l);
-        if (rc < 0) return TW_ERR;
+        tw_evq_begin(&r->q, ev);
         if (rc == 0) finish(r);
         else process_line(r, &l);
+        if (tw_evq_first(&r->q)) return TW_OK;
     }
 }
 

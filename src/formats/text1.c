@@ -1020,6 +1020,9 @@ void t1_finish(t1_reader *r) {
                   r->lines_skipped == 1 ? "was" : "were");
 }
 
+void t1_begin(t1_reader *r, tw_event *out) { tw_evq_begin(&r->q, out); }
+bool t1_first(t1_reader *r) { return tw_evq_first(&r->q); }
+
 int t1_next(t1_reader *r, tw_event *ev) {
     for (;;) {
         if (tw_evq_pop(&r->q, ev)) return TW_OK;
@@ -1027,12 +1030,14 @@ int t1_next(t1_reader *r, tw_event *ev) {
         tw_line l;
         int rc = tw_read_line(&r->ctx, &l);
         if (rc < 0) return TW_ERR;
+        tw_evq_begin(&r->q, ev);
         if (rc == 0) {
             if (!r->companion) t1_finish(r);
             r->eof = true;
         } else {
             process_line(r, &l);
         }
+        if (tw_evq_first(&r->q)) return TW_OK;
     }
 }
 

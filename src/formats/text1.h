@@ -36,6 +36,12 @@ void t1_close(t1_reader *r);
 void t1_timeline(t1_reader *r, uint32_t handle, char code, uint64_t data, bool has_data,
                  uint64_t tid, int64_t ts, const tw_loc *loc);
 
+/* Around the t1_timeline() and t1_thread_name() calls of one record:
+ * its first event goes straight to `out`, and t1_first() tells whether
+ * there was one (the others are taken with t1_next()). */
+void t1_begin(t1_reader *r, tw_event *out);
+bool t1_first(t1_reader *r);
+
 /* Queue a thread name. */
 void t1_thread_name(t1_reader *r, uint64_t tid, const char *name, int64_t ts,
                     const tw_loc *loc);

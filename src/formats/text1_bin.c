@@ -256,10 +256,12 @@ static int bin_next(void *state, tw_event *ev) {
                 continue;
             }
         }
+        t1_begin(r->names, ev);
         record(r, r->p);
         r->p += REC;
         r->avail -= REC;
         tw_input_skip(r->ctx.in, REC);
+        if (t1_first(r->names)) return TW_OK;
     }
 }
 
