@@ -204,7 +204,7 @@ static void render(chrome_writer *w, tw_output *o, char ph, const tw_str *name, 
         (!cat || tw_json_name_plain(&w->names, cat)) && (b = tw_out_space(o, most, &room)) &&
         room >= most) {
         char *p = b;
-#define LIT(lit) (memcpy(p, lit, sizeof lit - 1), p += sizeof lit - 1)
+#define LIT(lit) (memcpy(p, (lit), sizeof(lit) - 1), p += sizeof(lit) - 1)
         LIT("{\"ph\":\"");
         *p++ = ph;
         LIT("\",\"name\":\"");
