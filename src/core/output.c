@@ -319,12 +319,12 @@ char *tw_put_u64(char *p, uint64_t v) {
 #endif
 
 void tw_out_u64(tw_output *o, uint64_t v) {
-    if (o->cap - o->len >= 24) {  /* straight into the buffer */
+    if (o->cap - o->len >= TW_U64_ROOM) {  /* straight into the buffer */
         char *b = (char *)o->buf + o->len;
         o->len += (size_t)(tw_put_u64(b, v) - b);
         return;
     }
-    char tmp[24];
+    char tmp[TW_U64_ROOM];
     tw_out_write(o, tmp, (size_t)(tw_put_u64(tmp, v) - tmp));
 }
 
@@ -338,9 +338,9 @@ void tw_out_i64(tw_output *o, int64_t v) {
 }
 
 void tw_out_u64_pad(tw_output *o, uint64_t v, unsigned width) {
-    char tmp[24];
+    char tmp[TW_U64_ROOM];
     size_t n = (size_t)(tw_put_u64(tmp, v) - tmp);
-    for (size_t k = n; k < width && k < sizeof tmp; k++) tw_out_putc(o, '0');
+    for (size_t k = n; k < width; k++) tw_out_putc(o, '0');
     tw_out_write(o, tmp, n);
 }
 

@@ -451,7 +451,9 @@ static inline bool tw_out_json_name(tw_output *o, tw_json_names *c, const tw_str
     }
     return tw_out_json_name_slow(o, c, s);
 }
-/* v in decimal at p (room for 20 bytes); returns the end. */
+/* v in decimal at p; returns the end.  It may write past the end (up to
+ * TW_U64_ROOM bytes from p in all), so that much room must be there. */
+#define TW_U64_ROOM 20
 char *tw_put_u64(char *p, uint64_t v);
 /* A string attribute's value as tw_out_json_str() writes it, through the
  * names' cache when it is interned (tw_attr.str). */

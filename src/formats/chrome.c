@@ -124,8 +124,9 @@ static inline cthread *thread_of(chrome_writer *w, uint32_t pid, uint64_t tid) {
 }
 
 /* ts in microseconds with up to three decimals, from integer ns, at p
- * (room for TS_MAX bytes); returns the end. */
-#define TS_MAX 25
+ * (room for TS_MAX bytes: a sign, the integer part, 4 for the decimals);
+ * returns the end. */
+#define TS_MAX (1 + TW_U64_ROOM + 4)
 static char *put_ts_at(char *p, int64_t ns) {
     uint64_t v = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
     if (ns < 0) *p++ = '-';
@@ -197,12 +198,12 @@ static void put_args(chrome_writer *w, tw_output *o, const tw_event *ev, bool va
 static void render(chrome_writer *w, tw_output *o, char ph, const tw_str *name, const tw_str *cat,
                    const cthread *t, const int64_t *ts, const tw_event *args, bool value) {
     /* up to the args, in one piece when the names are known to need no
-     * escaping (the usual case: each is looked at once, the first time) */
+     * escaping (the usual case: each is looked at once, the first time);
+     * else piece by piece: both branches write the same bytes */
     size_t most = 64 + TS_MAX + sizeof t->ids + name->len + (cat ? cat->len : 0), room;
     char *b;
     if (most <= 4096 && tw_json_name_plain(&w->names, name) &&
-        (!cat || tw_json_name_plain(&w->names, cat)) && (b = tw_out_space(o, most, &room)) &&
-        room >= most) {
+        (!cat || tw_json_name_plain(&w->names, cat)) && (b = tw_out_space(o, most, &room))) {
         char *p = b;
 #define LIT(lit) (memcpy(p, (lit), sizeof(lit) - 1), p += sizeof(lit) - 1)
         LIT("{\"ph\":\"");
