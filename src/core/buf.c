@@ -1,7 +1,16 @@
 /* Growable byte buffer and u64 hash map. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "util.h"
+
+void *tw_calloc_lines(size_t n, size_t size) {
+    if (n == 0 || size == 0 || size > (SIZE_MAX - TW_LINE_PAIR) / n) return NULL;
+    size_t bytes = (n * size + TW_LINE_PAIR - 1) & ~(size_t)(TW_LINE_PAIR - 1);
+    void *p = aligned_alloc(TW_LINE_PAIR, bytes);
+    if (p) memset(p, 0, bytes);
+    return p;
+}
 
 bool tw_buf_reserve(tw_buf *b, size_t extra) {
     if (b->cap - b->len >= extra) return true;

@@ -266,7 +266,7 @@ int tw_reader_open_ex(const tw_format *fmt, tw_input *in, tw_strtab *strtab,
         tw_report(diag, TW_R_BAD_OPTION, NULL, "the %s format cannot be read", fmt->name);
         return TW_ERR;
     }
-    tw_reader *r = calloc(1, sizeof *r);
+    tw_reader *r = tw_calloc_lines(1, sizeof *r);
     if (!r) {
         tw_report(diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
         return TW_ERR;
@@ -325,7 +325,7 @@ static int open_writer(const tw_format *fmt, tw_output *out, tw_outdir *dir, tw_
                   fmt->name);
         return TW_ERR;
     }
-    tw_writer *w = calloc(1, sizeof *w);
+    tw_writer *w = tw_calloc_lines(1, sizeof *w);
     if (!w) {
         tw_report(diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
         return TW_ERR;

@@ -62,7 +62,7 @@ static void io_error(tw_input *in, const char *what, int err) {
 
 static tw_input *new_input(const char *name, const char *path,
                            const tw_input_opts *opts, tw_diag_sink *diag) {
-    tw_input *in = calloc(1, sizeof *in);
+    tw_input *in = tw_calloc_lines(1, sizeof *in);
     if (!in) return NULL;
     in->release_at = UINT64_MAX;  /* nothing to give back unless mapped */
     in->name = strdup(name);

@@ -17,7 +17,7 @@
 #define OUT_BUF ((size_t)256 << 10)
 
 static tw_output *new_output(int fd, const char *name, size_t cap) {
-    tw_output *o = calloc(1, sizeof *o);
+    tw_output *o = tw_calloc_lines(1, sizeof *o);
     if (!o) return NULL;
     o->buf = malloc(cap);
     o->name = strdup(name);

@@ -42,21 +42,27 @@ typedef struct batch {
     int end;        /* 0, or the TW_EOF / TW_ERR that follows the events */
 } batch;
 
+/* Three groups of fields, each on lines of its own (tw_calloc_lines): the
+ * consumer's are written at every event, and the producer reads its own at
+ * every event; sharing a line would move it between the CPUs each time. */
 struct tw_pump {
-    tw_diag_sink *out;
-    tw_diag_sink sink;   /* the producer's */
+    /* shared, under mu (cancel: also read without it) */
     pthread_mutex_t mu;
     pthread_cond_t filled, emptied;
+    batch *ring[NBATCHES];
+    size_t head, count;  /* full batches: ring[head .. head + count) */
+    atomic_bool cancel;  /* the consumer stopped early: produce no more */
     pthread_t thread;
     bool running;        /* the thread was started (and not yet joined) */
-    atomic_bool cancel;  /* the consumer stopped early: produce no more */
+    /* the producer's */
+    _Alignas(TW_LINE_PAIR) tw_diag_sink sink;
     tw_pump_fn fn;
     tw_pump_bytes_fn bytes_fn;
     void *user;
-    batch *ring[NBATCHES];
-    size_t head, count;  /* full batches: ring[head .. head + count) */
-    batch *filling;      /* the producer's */
-    batch *reading;      /* the consumer's */
+    batch *filling;
+    /* the consumer's */
+    _Alignas(TW_LINE_PAIR) tw_diag_sink *out;
+    batch *reading;
     size_t ri, rdi;      /* next event and diagnostic of `reading` */
     int end;             /* the stream's end, once delivered */
     uint64_t bytes;      /* input bytes behind the delivered batch */
@@ -214,7 +220,7 @@ static void *produce(void *arg) {
 /* ---- the consumer ------------------------------------------------------------ */
 
 tw_pump *tw_pump_new(tw_diag_sink *out) {
-    tw_pump *p = calloc(1, sizeof *p);
+    tw_pump *p = tw_calloc_lines(1, sizeof *p);
     if (!p) return NULL;
     if (pthread_mutex_init(&p->mu, NULL) != 0) {
         free(p);
@@ -239,7 +245,7 @@ bool tw_pump_start(tw_pump *p, tw_pump_fn fn, tw_pump_bytes_fn bytes_fn, void *u
     /* the batches (a quarter of a megabyte) only now: a pump that is never started
      * (tw_source_opts.threads_min_bytes) costs nothing */
     for (size_t i = 0; i < NBATCHES; i++)
-        if (!p->ring[i] && !(p->ring[i] = calloc(1, sizeof *p->ring[i]))) return false;
+        if (!p->ring[i] && !(p->ring[i] = tw_calloc_lines(1, sizeof *p->ring[i]))) return false;
     p->fn = fn;
     p->bytes_fn = bytes_fn;
     p->user = user;

@@ -26,11 +26,7 @@ struct tw_source {
     size_t heapn;
     size_t last;   /* input whose event was handed out last; n = none */
     tw_trace_info info;
-    uint64_t events;
     tw_diag_sink *diag;   /* where the readers, inputs and merge report */
-    tw_pump *pump;        /* reading ahead on a second thread, or NULL */
-    bool started;         /* tw_pump_start() was tried, or will not be */
-    bool threaded;        /* and it runs */
     uint64_t threads_min_bytes;  /* tw_source_opts' */
     /* which input each (pid, tid) came from, to spot two inputs sharing one */
     struct owner {
@@ -41,6 +37,12 @@ struct tw_source {
     size_t nowner, owner_cap;
     tw_u64map owners;
     bool collided;
+    /* the consumer's, on lines of their own: the fields above are the
+     * reading thread's (see tw_calloc_lines) */
+    _Alignas(TW_LINE_PAIR) uint64_t events;
+    tw_pump *pump;        /* reading ahead on a second thread, or NULL */
+    bool started;         /* tw_pump_start() was tried, or will not be */
+    bool threaded;        /* and it runs */
 };
 
 const tw_format *tw_detect_input(tw_input *in, tw_diag_sink *diag, int *score) {
@@ -228,8 +230,8 @@ int tw_source_open(const char *const *paths, size_t n, const tw_source_opts *o,
                    tw_strtab *strtab, tw_diag_sink *diag, tw_source **out) {
     static const tw_source_opts none;
     if (!o) o = &none;
-    tw_source *s = calloc(1, sizeof *s);
-    if (!s || n == 0 || !(s->v = calloc(n, sizeof *s->v)) ||
+    tw_source *s = tw_calloc_lines(1, sizeof *s);
+    if (!s || n == 0 || !(s->v = tw_calloc_lines(n, sizeof *s->v)) ||
         !(s->heap = calloc(n, sizeof *s->heap))) {
         tw_report(diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
         if (s) free(s->v);

@@ -73,7 +73,7 @@ uint64_t tw_hash(const void *bytes, size_t len) {
 }
 
 tw_strtab *tw_strtab_new(void) {
-    tw_strtab *t = calloc(1, sizeof *t);
+    tw_strtab *t = tw_calloc_lines(1, sizeof *t);
     if (!t) return NULL;
     t->nslots = 256;
     t->slots = calloc(t->nslots, sizeof *t->slots);

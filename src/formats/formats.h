@@ -56,7 +56,7 @@ static inline int64_t tw_write_time(const tw_write_ctx *ctx, int64_t ts, int64_t
 
 /* Zeroed memory for a reader's or writer's state; out-of-memory is reported. */
 static inline void *tw_state_alloc(tw_diag_sink *diag, size_t size) {
-    void *p = calloc(1, size);
+    void *p = tw_calloc_lines(1, size);
     if (!p) tw_report(diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
     return p;
 }

@@ -71,7 +71,7 @@ struct tw_xcheck {
 };
 
 tw_xcheck *tw_xcheck_new(unsigned checks) {
-    tw_xcheck *x = calloc(1, sizeof(tw_xcheck));
+    tw_xcheck *x = tw_calloc_lines(1, sizeof(tw_xcheck));
     if (x) x->checks = checks;
     return x;
 }

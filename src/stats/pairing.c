@@ -62,7 +62,7 @@ struct tw_pairing {
 };
 
 tw_pairing *tw_pairing_new(const tw_pairing_hooks *hooks, tw_diag_sink *diag) {
-    tw_pairing *p = calloc(1, sizeof *p);
+    tw_pairing *p = tw_calloc_lines(1, sizeof *p);
     if (!p) return NULL;
     if (hooks) p->hooks = *hooks;
     p->diag = diag;

@@ -47,7 +47,7 @@ struct tw_profile {
 static const char *const clock_names[] = {"none", "trace", "wall", "mixed"};
 
 tw_profile *tw_profile_new(void) {
-    tw_profile *p = calloc(1, sizeof *p);
+    tw_profile *p = tw_calloc_lines(1, sizeof *p);
     if (p) p->by_thread = true;
     return p;
 }

@@ -193,7 +193,7 @@ static void on_close(void *user, const tw_frame *f, int64_t end, tw_close_how ho
 }
 
 tw_stats *tw_stats_new(tw_diag_sink *diag) {
-    tw_stats *s = calloc(1, sizeof *s);
+    tw_stats *s = tw_calloc_lines(1, sizeof *s);
     if (!s) return NULL;
     s->diag = diag;
     s->first = INT64_MAX;  /* (the bounds are valid once there is an event) */
