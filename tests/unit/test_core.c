@@ -557,6 +557,30 @@ void test_grow(void) {
     free(v);
 }
 
+/* tw_calloc_lines(): aligned to and padded to TW_LINE_PAIR, zeroed to its
+ * padded end (ASan sees every byte used), NULL for nothing or too much. */
+void test_calloc_lines(void) {
+    static const size_t sizes[] = {1, 8, 127, 128, 129, 300};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        size_t padded = (sizes[i] + TW_LINE_PAIR - 1) / TW_LINE_PAIR * TW_LINE_PAIR;
+        unsigned char *p = tw_calloc_lines(1, sizes[i]);
+        CHECK(p != NULL);
+        if (!p) continue;
+        CHECK_EQ_U((uintptr_t)p % TW_LINE_PAIR, 0);
+        size_t nonzero = 0;
+        for (size_t k = 0; k < padded; k++) nonzero += p[k] != 0;
+        CHECK_EQ_U(nonzero, 0);
+        free(p);
+    }
+    uint64_t *v = tw_calloc_lines(3, sizeof *v);
+    CHECK(v != NULL && v[0] == 0 && v[2] == 0);
+    free(v);
+    CHECK(tw_calloc_lines(0, 8) == NULL);
+    CHECK(tw_calloc_lines(8, 0) == NULL);
+    CHECK(tw_calloc_lines(SIZE_MAX / 2, 4) == NULL);  /* n * size overflows */
+    CHECK(tw_calloc_lines(1, SIZE_MAX - 64) == NULL); /* padding overflows */
+}
+
 /* Bytes at which two events differ, but for the padding after has_value
  * (the only padding on LP64; whatever a compiler leaves or writes there). */
 static size_t event_bytes_differing(const tw_event *a, const tw_event *b) {
