@@ -18,6 +18,14 @@
 #define NBATCHES 4
 #define CHUNK_BYTES ((size_t)64 << 10)
 #define BATCH_BYTES ((size_t)256 << 10) /* a batch with more is handed over early */
+/* Before the consumer sleeps waiting for a batch it polls the ring this
+ * many times (a pause each, some 20-40 us in all, about what a batch takes
+ * to fill): a sleep costs a futex call on both sides and, in a virtual
+ * machine, a wake-up of the sleeping CPU by the host, at every batch when
+ * the reader is the slower side.  The producer does not poll: when it
+ * waits, the consumer is the slower side, and a polling CPU took time from
+ * it (docs/performance.md). */
+#define SPINS 1024
 
 typedef struct chunk {
     struct chunk *next;
@@ -50,7 +58,8 @@ struct tw_pump {
     pthread_mutex_t mu;
     pthread_cond_t filled, emptied;
     batch *ring[NBATCHES];
-    size_t head, count;  /* full batches: ring[head .. head + count) */
+    size_t head;         /* full batches: ring[head .. head + count) */
+    atomic_size_t count; /* changed under mu; also polled without it (await_batch) */
     atomic_bool cancel;  /* the consumer stopped early: produce no more */
     pthread_t thread;
     bool running;        /* the thread was started (and not yet joined) */
@@ -177,19 +186,40 @@ static void on_diag(void *user, const tw_diag *d) {
     b->diags[b->ndiags++] = r;
 }
 
+/* ---- waiting ------------------------------------------------------------------ */
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#else
+    atomic_signal_fence(memory_order_seq_cst);
+#endif
+}
+
+/* Poll until a batch is full or SPINS polls have passed; the consumer then
+ * takes the mutex and, if it must, sleeps. */
+static void await_batch(tw_pump *p) {
+    for (int i = 0; i < SPINS; i++) {
+        if (atomic_load_explicit(&p->count, memory_order_relaxed)) return;
+        cpu_relax();
+    }
+}
+
 /* ---- the producing thread ---------------------------------------------------- */
 
 static void *produce(void *arg) {
     tw_pump *p = arg;
     for (;;) {
         pthread_mutex_lock(&p->mu);
-        while (p->count == NBATCHES && !atomic_load(&p->cancel))
+        while (atomic_load(&p->count) == NBATCHES && !atomic_load(&p->cancel))
             pthread_cond_wait(&p->emptied, &p->mu);
         if (atomic_load(&p->cancel)) {
             pthread_mutex_unlock(&p->mu);
             return NULL;
         }
-        batch *b = p->ring[(p->head + p->count) % NBATCHES];
+        batch *b = p->ring[(p->head + atomic_load(&p->count)) % NBATCHES];
         pthread_mutex_unlock(&p->mu);
         batch_reset(b);
         p->filling = b;
@@ -210,7 +240,7 @@ static void *produce(void *arg) {
         b->input_bytes = p->bytes_fn(p->user);
         p->filling = NULL;
         pthread_mutex_lock(&p->mu);
-        p->count++;
+        atomic_fetch_add(&p->count, 1);
         pthread_cond_signal(&p->filled);
         pthread_mutex_unlock(&p->mu);
         if (rc != TW_OK) return NULL;
@@ -229,6 +259,7 @@ tw_pump *tw_pump_new(tw_diag_sink *out) {
     pthread_cond_init(&p->filled, NULL);
     pthread_cond_init(&p->emptied, NULL);
     atomic_init(&p->cancel, false);
+    atomic_init(&p->count, 0);
     p->out = out;
     p->sink.fn = on_diag;
     p->sink.user = p;
@@ -262,8 +293,9 @@ int tw_pump_next(tw_pump *p, tw_event *ev) {
         if (p->end) return p->end;
         batch *b = p->reading;
         if (!b) {
+            await_batch(p);
             pthread_mutex_lock(&p->mu);
-            while (p->count == 0) pthread_cond_wait(&p->filled, &p->mu);
+            while (atomic_load(&p->count) == 0) pthread_cond_wait(&p->filled, &p->mu);
             b = p->reading = p->ring[p->head];
             pthread_mutex_unlock(&p->mu);
             p->ri = p->rdi = 0;
@@ -288,7 +320,7 @@ int tw_pump_next(tw_pump *p, tw_event *ev) {
         p->reading = NULL;
         pthread_mutex_lock(&p->mu);
         p->head = (p->head + 1) % NBATCHES;
-        p->count--;
+        atomic_fetch_sub(&p->count, 1);
         pthread_cond_signal(&p->emptied);
         pthread_mutex_unlock(&p->mu);
         if (end) {
