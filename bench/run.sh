@@ -177,9 +177,10 @@ for fmt in $formats; do
     if [ "$awk_too" = 1 ] && [ "$fmt" != stacktrack ] && [ "$fmt" != text1-bin ]; then
         row awk -- awk -v fmt="$fmt" -f "$here/scope-stats.awk" "$f"
     fi
+    # by default (--threads auto) a second thread reads ahead when two CPUs
+    # are usable; the row after it is one thread throughout
     row "stats" -- "$tw" stats --no-progress "$f"
-    # reading ahead on a second thread (off by default)
-    row "stats --threads 2" -- "$tw" stats --threads 2 --no-progress "$f"
+    row "stats --threads 1" -- "$tw" stats --threads 1 --no-progress "$f"
     # a pipe cannot be looked beside for the .BIN's companion text export
     [ "$fmt" = text1-bin ] || row "stats (stdin pipe)" -p "$f" -- "$tw" stats --no-progress -f "$fmt" -
     row "convert -t chrome" -- "$tw" convert -t chrome --no-progress "$f"

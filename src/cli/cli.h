@@ -84,7 +84,8 @@ enum {
     CLI_O_JITTER,
     CLI_O_PROGRESS,
     CLI_O_NO_PROGRESS,
-    CLI_O_THREADS
+    CLI_O_THREADS,
+    CLI_O_VERBOSE
 };
 
 /* --progress, --no-progress (cli_reading.progress; the last one given wins) */
@@ -101,7 +102,8 @@ enum { CLI_PROGRESS_AUTO = -1, CLI_PROGRESS_OFF = 0, CLI_PROGRESS_ON = 1 };
     {"max-names", 0, true, CLI_O_MAXNAMES},             \
     {"progress", 0, false, CLI_O_PROGRESS},             \
     {"no-progress", 0, false, CLI_O_NO_PROGRESS},       \
-    {"threads", 0, true, CLI_O_THREADS}
+    {"threads", 0, true, CLI_O_THREADS},                \
+    {"verbose", 'v', false, CLI_O_VERBOSE}
 
 /* The entry for commands that pair scopes (stats, validate, compare). */
 #define CLI_JITTER_OPT {"jitter", 0, true, CLI_O_JITTER}
@@ -117,8 +119,10 @@ typedef struct cli_reading {
     bool has_jitter;            /* --jitter was given */
     int64_t jitter;             /* --jitter, ns */
     int progress;               /* CLI_PROGRESS_AUTO (default), _OFF or _ON */
-    unsigned long long threads; /* --threads: 1 (the default), 2 (read ahead on a
-                                 * second thread) or CLI_THREADS_AUTO */
+    unsigned long long threads; /* --threads: 1, 2 (read ahead on a second thread)
+                                 * or CLI_THREADS_AUTO (the default) */
+    bool threads_env;           /* it comes from TRACEWRIGHT_THREADS */
+    bool verbose;               /* -v: a summary of each reading (cli_read_summary) */
 } cli_reading;
 
 /* --threads auto: a second thread when the process may use two CPUs and the
@@ -126,6 +130,11 @@ typedef struct cli_reading {
  * much). */
 #define CLI_THREADS_AUTO 0
 #define CLI_THREADS_AUTO_MIN_BYTES ((uint64_t)8 << 20)
+
+/* How many CPUs this process may keep busy at once: its CPU affinity, capped
+ * by a cgroup v2 CPU quota (a container given 1.5 CPUs has no second one to
+ * spare). */
+long cli_usable_cpus(void);
 
 /* False when out of memory (printed). */
 bool cli_reading_init(cli_reading *r);
@@ -201,6 +210,16 @@ void cli_error(const char *fmt, ...)
 void cli_progress_start(const tw_source *src, int mode, tw_output *sync);
 /* Clear the line and stop; call before the source is closed. */
 void cli_progress_end(void);
+/*
+ * With -v (rd->verbose), once `src` has been read (the loop that started
+ * with cli_progress_start() is over): a line on standard error saying what
+ * was read, in how long and on how many threads, as in
+ *   "tracewright: big.log: 1.0 GiB, 23412345 events in 0.552 s
+ *    (1.8 GiB/s, 42.4 M events/s); a second thread read ahead"
+ * (one line).  `one_thread_why` is the caller's reason for reading on one
+ * thread whatever rd asks, or NULL.
+ */
+void cli_read_summary(const cli_reading *rd, const tw_source *src, const char *one_thread_why);
 /* Clear the line, if it is shown, before something else is written where
  * it is (a diagnostic); the next update draws it again. */
 void cli_progress_clear(void);

@@ -40,7 +40,9 @@ static void help(void) {
            "      --threads N          1, 2 (read ahead on a second thread) or auto (2\n"
            "                           with two usable CPUs and 8 MiB or more of\n"
            "                           input); the output is the same; default\n"
-           "                           $TRACEWRIGHT_THREADS, else 1\n"
+           "                           $TRACEWRIGHT_THREADS, else auto\n"
+           "  -v, --verbose            after reading, say on standard error how much was\n"
+           "                           read, how fast, and on how many threads\n"
            "  -h, --help               show this help and exit\n"
            "\n"
            "Format options (see 'tracewright formats') are given as --NAME=VALUE.\n"
@@ -138,7 +140,10 @@ int cmd_convert(int argc, char **argv) {
     }
     tw_source_opts so = cli_source_opts(&rd);
     /* a writer that interns into the string table keeps reading on its thread */
-    if (fout->flags & TW_FMT_WRITER_INTERNS) so.threads = false;
+    char why[96];
+    snprintf(why, sizeof why, "the %s writer adds names to the string table", fout->name);
+    bool interns = (fout->flags & TW_FMT_WRITER_INTERNS) != 0;
+    if (interns) so.threads = false;
     so.transient_names = (fout->flags & TW_FMT_WRITER_TRANSIENT) != 0;
     if (tw_source_open((const char *const *)paths, npaths, &so, strtab, &diag.sink, &src) !=
         TW_OK)
@@ -184,8 +189,10 @@ int cmd_convert(int argc, char **argv) {
         if (out && out->err) break;
     }
     cli_progress_end();
+    if (r != TW_ERR && tw_writer_finish(w) != TW_OK) r = TW_ERR;
+    if (out && rd.verbose && cli_shares_stderr(out->fd)) (void)tw_output_flush(out);
+    cli_read_summary(&rd, src, interns ? why : NULL);
     if (r == TW_ERR) goto done;
-    if (tw_writer_finish(w) != TW_OK) goto done;
     rc = diag.sink.count[TW_SEV_ERROR] ? EXIT_FINDINGS : EXIT_OK;
 done:
     cli_progress_end();

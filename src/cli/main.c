@@ -258,10 +258,7 @@ static long allowed_cpus(void) {
     return 1;
 }
 
-/* How many CPUs this process may keep busy at once: allowed_cpus(), capped
- * by a cgroup v2 CPU quota (a container given 1.5 CPUs has no second one to
- * spare). */
-static long usable_cpus(void) {
+long cli_usable_cpus(void) {
     long n = allowed_cpus();
 #ifdef __linux__
     int fd = open("/sys/fs/cgroup/cpu.max", O_RDONLY | O_CLOEXEC);  /* "QUOTA PERIOD" or "max ..." */
@@ -288,10 +285,12 @@ bool cli_reading_init(cli_reading *r) {
     r->maxdiag = 100;
     r->maxnames = CLI_DEFAULT_MAX_NAMES;
     r->progress = CLI_PROGRESS_AUTO;
-    r->threads = 1;
+    r->threads = CLI_THREADS_AUTO;
     const char *env = getenv("TRACEWRIGHT_THREADS");
     if (env && *env) {  /* as zstd does with ZSTD_CLEVEL: a bad value is ignored, said once */
-        if (!parse_threads(env, &r->threads))
+        if (parse_threads(env, &r->threads))
+            r->threads_env = true;
+        else
             fprintf(stderr,
                     "tracewright: warning: TRACEWRIGHT_THREADS='%s' ignored: it must be 1, 2 or "
                     "auto\n",
@@ -308,7 +307,7 @@ tw_source_opts cli_source_opts(const cli_reading *r) {
     bool autom = r->threads == CLI_THREADS_AUTO;
     tw_source_opts so = {.format = r->format, .opts = r->fopts,
                          .input = {.max_line = (size_t)r->maxline},
-                         .threads = r->threads == 2 || (autom && usable_cpus() >= 2),
+                         .threads = r->threads == 2 || (autom && cli_usable_cpus() >= 2),
                          .threads_min_bytes = autom ? CLI_THREADS_AUTO_MIN_BYTES : 0,
                          /* stats, validate and compare keep no instant's
                           * name; convert asks its writer */
@@ -354,6 +353,10 @@ int cli_reading_option(cli_parser *p, cli_reading *r, int id, const char *arg,
             cli_usage_error(p->cmd, "option '--threads' must be 1, 2 or auto");
             return -1;
         }
+        r->threads_env = false;
+        return 1;
+    case CLI_O_VERBOSE:
+        r->verbose = true;
         return 1;
     case CLI_O_JITTER:
         r->has_jitter = true;

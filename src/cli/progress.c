@@ -32,6 +32,8 @@
 
 uint32_t cli_progress_countdown = UINT32_MAX;
 
+static int64_t read_start;  /* of the last cli_progress_start(), for the summary */
+
 static struct progress {
     const tw_source *src;  /* NULL: no progress line running */
     tw_output *sync;       /* flushed before the line is drawn, or NULL */
@@ -57,6 +59,7 @@ bool cli_shares_stderr(int fd) {
 
 void cli_progress_start(const tw_source *src, int mode, tw_output *sync) {
     cli_progress_end();
+    read_start = now_ns();
     bool term = isatty(STDERR_FILENO) != 0;
     if (!src || mode == CLI_PROGRESS_OFF || (mode != CLI_PROGRESS_ON && !term)) return;
     const char *t = getenv("TERM");
@@ -64,7 +67,7 @@ void cli_progress_start(const tw_source *src, int mode, tw_output *sync) {
     P.sync = sync && cli_shares_stderr(sync->fd) ? sync : NULL;
     P.term = term;
     P.esc = term && !(t && strcmp(t, "dumb") == 0);
-    P.start = P.last_check = now_ns();
+    P.start = P.last_check = read_start;
     P.last_events = tw_source_event_count(src);
     cli_progress_countdown = COUNTDOWN_FIRST;
 }
@@ -129,13 +132,13 @@ static size_t columns(const char *s, size_t n) {
 }
 
 /* The name to show: the input's, or "N inputs"; control characters as '?'. */
-static size_t source_name(char *buf, size_t n) {
-    size_t count = tw_source_input_count(P.src);
+static size_t source_name(const tw_source *src, char *buf, size_t n) {
+    size_t count = tw_source_input_count(src);
     if (count != 1) {
         int k = snprintf(buf, n, "%zu inputs", count);
         return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
     }
-    const char *s = tw_input_name(tw_source_input(P.src, 0));
+    const char *s = tw_input_name(tw_source_input(src, 0));
     size_t len = 0;
     for (; s[len] && len + 1 < n; len++) {
         unsigned char c = (unsigned char)s[len];
@@ -179,7 +182,7 @@ static void draw(int64_t t, uint64_t events) {
         snprintf(body, sizeof body, "%s read, %s", a, r);
     }
     char name[NAME_MAX_BYTES];
-    size_t nlen = source_name(name, sizeof name);
+    size_t nlen = source_name(P.src, name, sizeof name);
     size_t skip = 0;
     /* the line fits in the terminal's width less one column: the name
      * loses its start (shown as "..."), or on a very narrow terminal is
@@ -250,4 +253,32 @@ void cli_progress_check(void) {
     if (t - P.start < DELAY_NS) return;
     if (P.last_draw && t - P.last_draw < REDRAW_NS) return;
     draw(t, events);
+}
+
+/* Why `src` was read on one thread ("1 CPU usable"), or NULL when a second
+ * thread read ahead. */
+static const char *one_thread(const cli_reading *rd, const tw_source *src, const char *why) {
+    if (tw_source_reading_ahead(src)) return NULL;
+    if (why) return why;
+    if (rd->threads == 1) return rd->threads_env ? "TRACEWRIGHT_THREADS=1" : "--threads 1";
+    if (rd->threads == CLI_THREADS_AUTO) {
+        if (cli_usable_cpus() < 2) return "1 CPU usable";
+        if (tw_source_bytes(src) < CLI_THREADS_AUTO_MIN_BYTES) return "under 8 MiB of input";
+    }
+    return "a second thread could not be started";
+}
+
+void cli_read_summary(const cli_reading *rd, const tw_source *src, const char *one_thread_why) {
+    if (!rd->verbose || !src) return;
+    double secs = (double)(now_ns() - read_start) / (double)NS_PER_S;
+    uint64_t bytes = tw_source_bytes(src), events = tw_source_event_count(src);
+    char name[NAME_MAX_BYTES], size[32], speed[40], rate[40];
+    source_name(src, name, sizeof name);
+    fmt_bytes(size, sizeof size, bytes);
+    fmt_bytes(speed, sizeof speed, secs > 0 ? (uint64_t)((double)bytes / secs) : 0);
+    fmt_rate(rate, sizeof rate, secs > 0 ? (double)events / secs : 0.0);
+    const char *one = one_thread(rd, src, one_thread_why);
+    fprintf(stderr, "tracewright: %s: %s, %llu event%s in %.3f s (%s/s, %s); %s%s\n", name, size,
+            (unsigned long long)events, events == 1 ? "" : "s", secs, speed, rate,
+            one ? "one thread: " : "a second thread read ahead", one ? one : "");
 }

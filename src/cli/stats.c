@@ -60,7 +60,9 @@ static void help(void) {
            "      --threads N          1, 2 (read ahead on a second thread) or auto (2\n"
            "                           with two usable CPUs and 8 MiB or more of\n"
            "                           input); the output is the same; default\n"
-           "                           $TRACEWRIGHT_THREADS, else 1\n"
+           "                           $TRACEWRIGHT_THREADS, else auto\n"
+           "  -v, --verbose            after reading, say on standard error how much was\n"
+           "                           read, how fast, and on how many threads\n"
            "  -h, --help               show this help and exit\n"
            "\n"
            "Format options (see 'tracewright formats') are given as --NAME=VALUE.\n"
@@ -98,7 +100,9 @@ int cli_profile_inputs(char *const *paths, size_t n, const cli_reading *rd, cli_
         if (tw_stats_event(stats, &ev) != TW_OK) goto done;
     }
     cli_progress_end();
-    if (r == TW_ERR || tw_stats_finish(stats) != TW_OK) goto done;
+    if (r != TW_ERR && tw_stats_finish(stats) != TW_OK) r = TW_ERR;
+    cli_read_summary(rd, src, NULL);
+    if (r == TW_ERR) goto done;
     for (size_t i = 0; i < tw_source_input_count(src); i++)
         if (tw_profile_add_input(prof, tw_input_name(tw_source_input(src, i)),
                                  tw_source_input_format(src, i)->name) != TW_OK)

@@ -48,7 +48,9 @@ static void help(void) {
            "      --threads N          1, 2 (read ahead on a second thread) or auto (2\n"
            "                           with two usable CPUs and 8 MiB or more of\n"
            "                           input); the output is the same; default\n"
-           "                           $TRACEWRIGHT_THREADS, else 1\n"
+           "                           $TRACEWRIGHT_THREADS, else auto\n"
+           "  -v, --verbose            after reading, say on standard error how much was\n"
+           "                           read, how fast, and on how many threads\n"
            "  -h, --help               show this help and exit\n"
            "\n"
            "Format options (see 'tracewright formats') are given as --NAME=VALUE.\n"
@@ -239,6 +241,8 @@ static bool check(const char *path, const cli_reading *rd, validator *v) {
     }
     cli_progress_end();
     ok = r == TW_EOF && tw_stats_finish(stats) == TW_OK;
+    if (rd->verbose && v->shared) (void)tw_output_flush(v->out);  /* the problems go first */
+    cli_read_summary(rd, src, NULL);
 done:
     cli_progress_end();
     tw_source_close(src);
