@@ -140,10 +140,12 @@ int cmd_convert(int argc, char **argv) {
     }
     tw_source_opts so = cli_source_opts(&rd);
     /* a writer that interns into the string table keeps reading on its thread */
-    char why[96];
-    snprintf(why, sizeof why, "the %s writer adds names to the string table", fout->name);
     bool interns = (fout->flags & TW_FMT_WRITER_INTERNS) != 0;
-    if (interns) so.threads = false;
+    char why[96];  /* for -v */
+    if (interns) {
+        so.threads = false;
+        snprintf(why, sizeof why, "the %s writer adds names to the string table", fout->name);
+    }
     so.transient_names = (fout->flags & TW_FMT_WRITER_TRANSIENT) != 0;
     if (tw_source_open((const char *const *)paths, npaths, &so, strtab, &diag.sink, &src) !=
         TW_OK)
