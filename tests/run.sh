@@ -2,8 +2,8 @@
 # Runs every test suite against the binaries in BUILD_DIR and ends with the
 # combined line "N passed, N failed".  Exit status 0 only when nothing failed.
 # The fixture and CLI suites run twice: with TRACEWRIGHT_THREADS=1 (one
-# thread, the default) and =2 (reading ahead on a second thread), the two
-# choices of --threads auto, whatever the machine it runs on would pick.
+# thread) and =2 (reading ahead on a second thread), the two choices of
+# --threads auto (the default), whatever the machine it runs on would pick.
 #
 #   sh tests/run.sh [BUILD_DIR [SAN_BUILD_DIR]]   (default: build build-san)
 #

@@ -131,10 +131,10 @@ typedef struct cli_reading {
 #define CLI_THREADS_AUTO 0
 #define CLI_THREADS_AUTO_MIN_BYTES ((uint64_t)8 << 20)
 
-/* How many CPUs this process may keep busy at once: its CPU affinity, capped
- * by a cgroup v2 CPU quota (a container given 1.5 CPUs has no second one to
- * spare). */
-long cli_usable_cpus(void);
+/* Why `src`, opened with cli_source_opts(r), was read on one thread
+ * ("1 CPU usable", "under 8 MiB of input", ...), or NULL when a second
+ * thread read ahead. */
+const char *cli_one_thread_why(const cli_reading *r, const tw_source *src);
 
 /* False when out of memory (printed). */
 bool cli_reading_init(cli_reading *r);
@@ -216,8 +216,8 @@ void cli_progress_end(void);
  * was read, in how long and on how many threads, as in
  *   "tracewright: big.log: 1.0 GiB, 23412345 events in 0.552 s
  *    (1.8 GiB/s, 42.4 M events/s); a second thread read ahead"
- * (one line).  `one_thread_why` is the caller's reason for reading on one
- * thread whatever rd asks, or NULL.
+ * (one line).  `one_thread_why` is the caller's reason for opening `src`
+ * with tw_source_opts.threads off whatever rd asks, or NULL.
  */
 void cli_read_summary(const cli_reading *rd, const tw_source *src, const char *one_thread_why);
 /* Clear the line, if it is shown, before something else is written where

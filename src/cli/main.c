@@ -258,7 +258,10 @@ static long allowed_cpus(void) {
     return 1;
 }
 
-long cli_usable_cpus(void) {
+/* How many CPUs this process may keep busy at once: allowed_cpus(), capped
+ * by a cgroup v2 CPU quota (a container given 1.5 CPUs has no second one to
+ * spare). */
+static long usable_cpus(void) {
     long n = allowed_cpus();
 #ifdef __linux__
     int fd = open("/sys/fs/cgroup/cpu.max", O_RDONLY | O_CLOEXEC);  /* "QUOTA PERIOD" or "max ..." */
@@ -307,12 +310,24 @@ tw_source_opts cli_source_opts(const cli_reading *r) {
     bool autom = r->threads == CLI_THREADS_AUTO;
     tw_source_opts so = {.format = r->format, .opts = r->fopts,
                          .input = {.max_line = (size_t)r->maxline},
-                         .threads = r->threads == 2 || (autom && cli_usable_cpus() >= 2),
+                         .threads = r->threads == 2 || (autom && usable_cpus() >= 2),
                          .threads_min_bytes = autom ? CLI_THREADS_AUTO_MIN_BYTES : 0,
                          /* stats, validate and compare keep no instant's
                           * name; convert asks its writer */
                          .transient_names = true};
     return so;
+}
+
+const char *cli_one_thread_why(const cli_reading *r, const tw_source *src) {
+    if (tw_source_reading_ahead(src)) return NULL;
+    /* the reasons, in the order cli_source_opts() and the source's
+     * threshold (tw_source_opts.threads_min_bytes) decide */
+    if (r->threads == 1) return r->threads_env ? "TRACEWRIGHT_THREADS=1" : "--threads 1";
+    if (r->threads == CLI_THREADS_AUTO) {
+        if (usable_cpus() < 2) return "1 CPU usable";
+        if (tw_source_bytes(src) < CLI_THREADS_AUTO_MIN_BYTES) return "under 8 MiB of input";
+    }
+    return "a second thread could not be started";
 }
 
 tw_strtab *cli_strtab(const cli_reading *r) {

@@ -255,19 +255,6 @@ void cli_progress_check(void) {
     draw(t, events);
 }
 
-/* Why `src` was read on one thread ("1 CPU usable"), or NULL when a second
- * thread read ahead. */
-static const char *one_thread(const cli_reading *rd, const tw_source *src, const char *why) {
-    if (tw_source_reading_ahead(src)) return NULL;
-    if (why) return why;
-    if (rd->threads == 1) return rd->threads_env ? "TRACEWRIGHT_THREADS=1" : "--threads 1";
-    if (rd->threads == CLI_THREADS_AUTO) {
-        if (cli_usable_cpus() < 2) return "1 CPU usable";
-        if (tw_source_bytes(src) < CLI_THREADS_AUTO_MIN_BYTES) return "under 8 MiB of input";
-    }
-    return "a second thread could not be started";
-}
-
 void cli_read_summary(const cli_reading *rd, const tw_source *src, const char *one_thread_why) {
     if (!rd->verbose || !src) return;
     double secs = (double)(now_ns() - read_start) / (double)NS_PER_S;
@@ -277,7 +264,7 @@ void cli_read_summary(const cli_reading *rd, const tw_source *src, const char *o
     fmt_bytes(size, sizeof size, bytes);
     fmt_bytes(speed, sizeof speed, secs > 0 ? (uint64_t)((double)bytes / secs) : 0);
     fmt_rate(rate, sizeof rate, secs > 0 ? (double)events / secs : 0.0);
-    const char *one = one_thread(rd, src, one_thread_why);
+    const char *one = one_thread_why ? one_thread_why : cli_one_thread_why(rd, src);
     fprintf(stderr, "tracewright: %s: %s, %llu event%s in %.3f s (%s/s, %s); %s%s\n", name, size,
             (unsigned long long)events, events == 1 ? "" : "s", secs, speed, rate,
             one ? "one thread: " : "a second thread read ahead", one ? one : "");
