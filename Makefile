@@ -167,8 +167,9 @@ screenshots:
 	@mkdir -p docs/images
 	cp $(BUILD)/interop/screenshots/*.png docs/images/
 
-# The benchmark's own programs: the input generator and the timer.
-BENCH_BINS := $(BUILD)/bench/gen $(BUILD)/bench/measure
+# The benchmark's own programs: the input generator, the timer, and the
+# reading alone through the library (drain).
+BENCH_BINS := $(BUILD)/bench/gen $(BUILD)/bench/measure $(BUILD)/bench/drain
 SIZE          ?= 1G
 RUNS          ?= 3
 BENCH_FORMATS ?= rtl lms coreprofiler text1 text1-bin stacktrack
@@ -177,6 +178,9 @@ BENCH_ARGS    ?=
 $(BUILD)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(STD) $(WARNINGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+$(BUILD)/bench/drain: $(BUILD)/bench/drain.o $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB)
 
 bench: $(BIN) $(BENCH_BINS)
 	@sh bench/run.sh $(BUILD) --size $(SIZE) --runs $(RUNS) --formats "$(BENCH_FORMATS)" $(BENCH_ARGS)

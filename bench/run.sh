@@ -18,6 +18,8 @@
 # The table gives, per format and command: the median wall time, MB/s of
 # input, million events/s, peak RSS (getrusage, mapped file pages count),
 # the time as a multiple of `wc -l`'s and how many times faster than awk.
+# "read only" is the reading alone (bench/drain.c: the events are read
+# through the library on one thread and dropped), the floor under `stats`.
 # Inputs are read from the page cache (each is read through, untimed,
 # before every run: measure -w);
 # output goes to /dev/null, the commands' warnings to DATA/stderr.log.
@@ -56,7 +58,8 @@ done
 tw=$build/tracewright
 gen=$build/bench/gen
 measure=$build/bench/measure
-for b in "$tw" "$gen" "$measure"; do
+drain=$build/bench/drain
+for b in "$tw" "$gen" "$measure" "$drain"; do
     [ -x "$b" ] || { echo "bench/run.sh: $b is missing (make bench builds it)" >&2; exit 2; }
 done
 mkdir -p "$data"
@@ -181,6 +184,9 @@ for fmt in $formats; do
     # are usable; the row after it is one thread throughout
     row "stats" -- "$tw" stats --no-progress "$f"
     row "stats --threads 1" -- "$tw" stats --threads 1 --no-progress "$f"
+    # the reading alone, one thread, events dropped (bench/drain.c): the
+    # floor under every command that reads the input on one thread
+    row "read only" -- "$drain" "$f"
     # a pipe cannot be looked beside for the .BIN's companion text export
     [ "$fmt" = text1-bin ] || row "stats (stdin pipe)" -p "$f" -- "$tw" stats --no-progress -f "$fmt" -
     row "convert -t chrome" -- "$tw" convert -t chrome --no-progress "$f"
