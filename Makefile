@@ -115,7 +115,7 @@ run: $(BIN)
 	@echo '$$ tracewright convert -t jsonl examples/control-loop.csv | head -n 4'
 	@$(BIN) convert -t jsonl examples/control-loop.csv | head -n 4
 
-test: $(BIN) $(UNIT) $(SARIF_CHECK) $(PROJECT) $(BUILD)/bench/gen replay
+test: $(BIN) $(UNIT) $(SARIF_CHECK) $(PROJECT) $(BUILD)/bench/gen $(BUILD)/bench/drain replay
 	@sh tests/run.sh $(BUILD) build-san
 
 sanitize:
@@ -129,7 +129,7 @@ valgrind:
 	@$(MAKE) --no-print-directory BUILD=$(VG_BUILD) CFLAGS="-O1 -g" valgrind-bins
 	@sh tests/valgrind/run.sh $(VG_BUILD)
 
-valgrind-bins: $(BIN) $(UNIT) $(SARIF_CHECK) $(PROJECT) $(BUILD)/bench/gen
+valgrind-bins: $(BIN) $(UNIT) $(SARIF_CHECK) $(PROJECT) $(BUILD)/bench/gen $(BUILD)/bench/drain
 
 # Static checks; LINT_BUILD keeps cppcheck's cache and clang-tidy's reports,
 # LINT_FILES="src/core/json.c ..." checks only those sources.
