@@ -262,14 +262,19 @@ static bool message(rtl_reader *r, const tw_line *l, size_t at, int64_t ts, uint
         name_n = 0;
         msg = rest + (n >= 2 ? 2 : 1);
         msg_n = n - (size_t)(msg - rest);
-    } else {
-        for (size_t i = 0; i + 3 <= n; i++) {
-            if (rest[i] == ' ' && rest[i + 1] == ':' && rest[i + 2] == ' ') {
-                name_n = i;
-                msg = rest + i + 3;
-                msg_n = n - i - 3;
+    } else if (n >= 3) {
+        /* the first " : ": a space at 0 .. n-3 followed by ": " (memchr for
+         * the space: context names run to 60 bytes and more, full of "::"
+         * and seldom with a space) */
+        const char *p = rest, *end = rest + n - 2;
+        while ((p = memchr(p, ' ', (size_t)(end - p))) != NULL) {
+            if (p[1] == ':' && p[2] == ' ') {
+                name_n = (size_t)(p - rest);
+                msg = p + 3;
+                msg_n = n - name_n - 3;
                 break;
             }
+            if (++p >= end) break;
         }
     }
     tw_loc loc = tw_text_loc(r->file, l, 0);
