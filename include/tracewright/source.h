@@ -42,6 +42,11 @@ typedef struct tw_source_opts {
      * TW_STR_TRANSIENT and tw_read_ctx.transient_names), so that memory
      * does not grow with distinct message texts. */
     bool transient_names;
+    /* The caller reads no event's message or attributes (`msg`, `attrs`):
+     * when the events are read ahead on a second thread they are handed
+     * over without them (msg NULL, msg_len 0, no attributes), which saves
+     * copying them between the threads.  Everything else is as always. */
+    bool drop_details;
 } tw_source_opts;
 
 /*

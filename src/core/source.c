@@ -28,6 +28,7 @@ struct tw_source {
     tw_trace_info info;
     tw_diag_sink *diag;   /* where the readers, inputs and merge report */
     uint64_t threads_min_bytes;  /* tw_source_opts' */
+    bool drop_details;           /* tw_source_opts' */
     /* which input each (pid, tid) came from, to spot two inputs sharing one */
     struct owner {
         uint32_t pid;
@@ -243,6 +244,7 @@ int tw_source_open(const char *const *paths, size_t n, const tw_source_opts *o,
      * diagnostics reach `diag` in their place among the events */
     if (o->threads && (s->pump = tw_pump_new(diag))) s->diag = tw_pump_sink(s->pump);
     s->threads_min_bytes = o->threads_min_bytes;
+    s->drop_details = o->drop_details;
     s->last = n;
     for (size_t i = 0; i < n; i++) {
         struct src_in *x = &s->v[i];
@@ -291,7 +293,19 @@ static inline int next_event(tw_source *s, tw_event *ev) {
     return s->n == 1 ? tw_reader_next(s->v[0].rd, ev) : merge_next(s, ev);
 }
 
-static int pump_next(void *user, tw_event *ev) { return next_event(user, ev); }
+/* The reading thread's: the next event, without what the caller does not
+ * read (tw_source_opts.drop_details), so that the pump need not copy it. */
+static int pump_next(void *user, tw_event *ev) {
+    tw_source *s = user;
+    int rc = next_event(s, ev);
+    if (rc == TW_OK && s->drop_details) {
+        ev->msg = NULL;
+        ev->msg_len = 0;
+        ev->attrs = NULL;
+        ev->nattrs = 0;
+    }
+    return rc;
+}
 
 static uint64_t bytes_read(const tw_source *s) {
     uint64_t n = 0;

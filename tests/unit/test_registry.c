@@ -217,6 +217,51 @@ void test_source_threads_min_bytes(void) {
     unlink(fifo);
 }
 
+/* tw_source_opts.drop_details: read ahead, the events come without their
+ * message and attributes, and are otherwise the same; on one thread they
+ * keep them. */
+void test_source_drop_details(void) {
+    static const char log[] =
+        "{\"ts\":10,\"kind\":\"begin\",\"pid\":1,\"tid\":1,\"name\":\"a\",\"args\":{\"line\":7}}\n"
+        "{\"ts\":20,\"kind\":\"instant\",\"pid\":1,\"tid\":1,\"name\":\"n\",\"msg\":\"hello\"}\n"
+        "{\"ts\":30,\"kind\":\"end\",\"pid\":1,\"tid\":1,\"name\":\"a\"}\n";
+    const char *path = tu_tempfile(0, ".jsonl", log, strlen(log));
+    for (int threads = 0; threads < 2; threads++) {
+        tw_source_opts o = {.threads = threads, .drop_details = true};
+        tu_diags d;
+        tu_diags_init(&d);
+        tw_strtab *st = tw_strtab_new();
+        tw_source *src;
+        if (tw_source_open(&path, 1, &o, st, &d.sink, &src) != TW_OK) {
+            CHECK(!"the source opens");
+            tw_strtab_free(st);
+            continue;
+        }
+        tw_event e[4];
+        int n = 0;
+        while (n < 4 && tw_source_next(src, &e[n]) == TW_OK) {
+            CHECK_EQ_I(e[n].ts, (n + 1) * 10);
+            CHECK_STR(e[n].name->s, n == 1 ? "n" : "a");
+            n++;
+        }
+        CHECK_EQ_I(n, 3);
+        CHECK(tw_source_reading_ahead(src) == (threads == 1));
+        /* checked while the source is open: the pointers are its own */
+        CHECK_EQ_U(e[0].nattrs, threads ? 0 : 1);
+        CHECK((e[0].attrs == NULL) == (threads == 1));
+        if (threads) {
+            CHECK(e[1].msg == NULL);
+            CHECK_EQ_U(e[1].msg_len, 0);
+        } else {
+            CHECK_EQ_U(e[1].msg_len, 5);
+        }
+        tw_source_close(src);
+        CHECK_EQ_U(d.n, 0);
+        tw_strtab_free(st);
+    }
+    unlink(path);
+}
+
 /* Merge two texts saved as temporary files named ...SUFFIX, in that order. */
 static void merge_two(const char *a, const char *sa, const char *b, const char *sb, merged *m) {
     const char *pa = tu_tempfile(0, sa, a, strlen(a));
