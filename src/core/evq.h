@@ -50,7 +50,7 @@ static inline tw_event *tw_evq_push(tw_evq *q, tw_diag_sink *diag, tw_kind kind,
     ev->ts = ts;
     e->a0 = q->an;
     e->na = 0;
-    if (loc) ev->loc = *loc;
+    if (loc) tw_loc_copy(&ev->loc, loc);
     return ev;
 }
 /* Attributes of the event pushed last (nothing happens when out of memory,

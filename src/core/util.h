@@ -102,7 +102,25 @@ static inline void tw_event_clear(tw_event *e) {
     e->has_value = false;
     e->attrs = NULL;
     e->nattrs = 0;
-    e->loc = (tw_loc){.file = NULL};
+    e->loc.file = NULL;  /* a compound literal here is a `rep stos` too */
+    e->loc.line = 0;
+    e->loc.col = 0;
+    e->loc.offset = 0;
+    e->loc.record = 0;
+    e->loc.kind = TW_LOC_NONE;
+    e->loc.length = 0;
+}
+
+/* *d = *s for a location, field by field: where gcc cannot see the
+ * source's alignment it makes the structure assignment a `rep movs`. */
+static inline void tw_loc_copy(tw_loc *d, const tw_loc *s) {
+    d->file = s->file;
+    d->line = s->line;
+    d->col = s->col;
+    d->offset = s->offset;
+    d->record = s->record;
+    d->kind = s->kind;
+    d->length = s->length;
 }
 
 /* *d = *s, field by field for the same reason (a `rep movs`). */
@@ -123,6 +141,8 @@ static inline void tw_event_copy(tw_event *d, const tw_event *s) {
 }
 _Static_assert(sizeof(void *) != 8 || sizeof(tw_event) == 136,
                "a field was added to tw_event: set it in tw_event_clear() and tw_event_copy()");
+_Static_assert(sizeof(void *) != 8 || sizeof(tw_loc) == 48,
+               "a field was added to tw_loc: set it in tw_event_clear() and tw_loc_copy()");
 
 #define TW_NS_PER_US INT64_C(1000)
 #define TW_NS_PER_MS INT64_C(1000000)

@@ -371,7 +371,7 @@ static bool parse_record(rtl_reader *r, const tw_line *l, size_t at, bool nested
         e->kind = s[kc] == '{' ? TW_BEGIN : TW_END;
         e->ts = ts;
         e->tid = tid;
-        e->loc = loc;
+        tw_loc_copy(&e->loc, &loc);
         e->name = intern(r, s + rest, n - rest, &loc);
         if (!e->name) {
             r->qn--;
