@@ -37,6 +37,8 @@
 #define LIT_LEN(s) (sizeof(s) - 1)
 #define UNDEF UINT64_MAX  /* an id written as '?' */
 #define MAX_MS ((uint64_t)(INT64_MAX / TW_NS_PER_MS))
+#define FNV_MAX (UINT64_C(1) << 16) /* function iids below it are named from an array */
+#define TC_MAX 8                    /* threads found by their iid's text */
 
 static bool has_prefix(const tw_str *s, const char *p, size_t pn) {
     return s->len >= pn && memcmp(s->s, p, pn) == 0;
@@ -287,7 +289,15 @@ typedef struct cp_reader {
     cp_thread *last_thread; /* the one found last (a thread lives until the end) */
     cp_thread **tv;
     size_t ntv, tvcap;
-    tw_u64map funcs;       /* function iid -> name */
+    tw_u64map funcs;       /* function iid -> name, for iids from FNV_MAX */
+    const tw_str **fnv;    /* function iid -> name (or NULL), for iids below FNV_MAX */
+    size_t nfnv;
+    /* threads by the 8 hex digits of "0x%08X", as loaded, once known (tcache()) */
+    struct {
+        uint64_t key;
+        cp_thread *t;
+    } tc[TC_MAX];
+    unsigned ntc, tc_next;
     tw_u64map fids;        /* CoreCLR FunctionID -> function iid + 1 */
     tw_u64map classes;     /* class iid -> name */
     tw_u64map reported[REP_COUNT];
@@ -536,7 +546,9 @@ static void thread_name(cp_reader *r, cp_thread *t, const tw_loc *loc) {
 /* ---- names --------------------------------------------------------------- */
 
 static const tw_str *function_name(cp_reader *r, uint64_t fn, const tw_loc *loc) {
-    const tw_str *name = fn == UNDEF ? NULL : tw_u64map_get(&r->funcs, fn);
+    const tw_str *name = fn < r->nfnv ? r->fnv[fn]
+                         : fn == UNDEF || fn < FNV_MAX ? NULL
+                                                       : tw_u64map_get(&r->funcs, fn);
     if (name) return name;
     char buf[32];
     int n = fn == UNDEF ? snprintf(buf, sizeof buf, "func#?")
@@ -770,7 +782,21 @@ static void rec_fun(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
         n = seps[0];
     }
     const tw_str *name = intern(r, s, n, loc);
-    if (name && iid != UNDEF && !tw_u64map_put(&r->funcs, iid, (void *)name)) oom(r, loc);
+    if (!name || iid == UNDEF) return;
+    if (iid >= FNV_MAX) {
+        if (!tw_u64map_put(&r->funcs, iid, (void *)name)) oom(r, loc);
+        return;
+    }
+    if (iid >= r->nfnv) {
+        size_t cap = r->nfnv;
+        if (!tw_grow(&r->fnv, &cap, (size_t)iid + 1, sizeof *r->fnv, 64)) {
+            oom(r, loc);
+            return;
+        }
+        memset(r->fnv + r->nfnv, 0, (cap - r->nfnv) * sizeof *r->fnv);
+        r->nfnv = cap;
+    }
+    r->fnv[iid] = name;
 }
 
 static void rec_jit(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
@@ -1010,7 +1036,8 @@ static bool sam_str_usual(cp_reader *r, const tw_line *l, const tw_loc *loc) {
             return false;  /* rec_sam reports running out of memory */
         pending_frame *f = &r->pf[nf++];
         if (!(p = usual_hex(p, e, &f->fn))) return false;
-        f->ip = (tok){0};
+        f->ip.s = NULL;  /* not a compound literal: gcc makes it a `rep stos` */
+        f->ip.n = f->ip.col = 0;
         if (*p == ':') {
             const char *b = p + 1;
             if (!(p = usual_ip(b, e))) return false;
@@ -1019,6 +1046,100 @@ static bool sam_str_usual(cp_reader *r, const tw_line *l, const tw_loc *loc) {
     }
     rec.nf = nf;
     sam_apply(r, l, loc, &rec);
+    return true;
+}
+
+/*
+ * The commonest line of a stack-tracking log: a sam str of a known thread
+ * whose iid is written "0x%08X", count 0, and one frame popped (no frames
+ * listed) or one pushed (a named function with no ip), on a stack whose depth
+ * the record gives right.  plain_sample() reads it straight into the
+ * caller's event, without the queue; any other line, and any line it cannot
+ * take whole, it leaves untouched (false) to process_line().  For the lines
+ * it takes, the event and the state are those process_line() would give.
+ */
+
+/* The digits at p (the line's end of line stops them), up to 18: the byte
+ * after them, or NULL when there are none or more. */
+static TW_INLINE const char *small_dec(const char *p, uint64_t *v) {
+    const char *b = p;
+    uint64_t x = 0;
+    unsigned d;
+    while ((d = (unsigned)(unsigned char)*p - '0') <= 9) {
+        x = x * 10 + d;
+        p++;
+    }
+    *v = x;
+    return p == b || p - b > 18 ? NULL : p;
+}
+
+/* The hex digits of "0x..." at p (the line's end of line stops them), up to
+ * 16: the byte after them, or NULL when there are none or more. */
+static TW_INLINE const char *small_hex(const char *p, uint64_t *v) {
+    if (p[0] != '0' || p[1] != 'x') return NULL;
+    const char *b = p += 2;
+    uint64_t x = 0;
+    unsigned h;
+    while ((h = tw_hex_digit1[(unsigned char)*p]) != 0) {
+        x = x << 4 | (h - 1);
+        p++;
+    }
+    *v = x;
+    return p == b || p - b > 16 ? NULL : p;
+}
+
+/* The thread of the iid at p, "0x" and eight hex digits then a space, when
+ * it is known and needs no report (else NULL: process_line() creates or
+ * reports it).  Its text is remembered, so the usual line finds its thread
+ * with one load and a few compares. */
+static TW_INLINE cp_thread *token_thread(cp_reader *r, const char *p) {
+    if (p[0] != '0' || p[1] != 'x' || p[10] != ' ') return NULL;
+    uint64_t key = tw_load64(p + 2);
+    for (unsigned i = 0; i < r->ntc; i++)
+        if (r->tc[i].key == key) return r->tc[i].t;
+    uint64_t iid;
+    if (usual_hex(p, p + 10, &iid) != p + 10) return NULL;
+    cp_thread *t = tw_u64map_get(&r->threads, iid);
+    if (!t || !(t->created || t->reported)) return NULL;
+    unsigned i = r->ntc < TC_MAX ? r->ntc++ : r->tc_next++ % TC_MAX;
+    r->tc[i].key = key;
+    r->tc[i].t = t;
+    return t;
+}
+
+static TW_INLINE bool plain_sample(cp_reader *r, const tw_line *l, tw_event *ev) {
+    static const char head[8] = {'s', 'a', 'm', ' ', 's', 't', 'r', ' '};
+    const char *s = l->s, *e = s + l->len, *p = s + 19;
+    cp_thread *th;
+    uint64_t ms, keep, prev;
+    if (l->len < 24 || !l->eol || memcmp(s, head, 8) != 0 || !(th = token_thread(r, s + 8)) ||
+        !(p = usual_dec(p, e, &ms)) || ms > MAX_MS || p[0] != ' ' || p[1] != '0' || p[2] != ' ' ||
+        !(p = small_dec(p + 3, &keep)) || *p != ':' || !(p = small_dec(p + 1, &prev)) ||
+        prev != th->depth)
+        return false;
+    const tw_str *name;
+    tw_kind kind;
+    uint64_t fn;
+    if (p == e) { /* one frame popped */
+        if (keep + 1 != prev) return false;
+        name = th->stack[keep].name;
+        th->depth = keep;
+        kind = TW_END;
+    } else { /* one pushed */
+        if (*p != ' ' || keep != prev || small_hex(p + 1, &fn) != e || fn >= r->nfnv ||
+            !(name = r->fnv[fn]) || th->depth == th->cap)
+            return false;
+        th->stack[th->depth].fn = fn;
+        th->stack[th->depth].name = name;
+        th->depth++;
+        kind = TW_BEGIN;
+    }
+    tw_event_clear(ev);
+    ev->kind = kind;
+    ev->name = name;
+    ev->tid = th->tid;
+    ev->ts = record_time(r, ms);
+    ev->loc = tw_text_loc(r->file, l, 0);
     return true;
 }
 
@@ -1245,6 +1366,8 @@ static int cp_next(void *state, tw_event *ev) {
             l = r->held;  /* still valid: nothing was read since */
         } else if ((rc = tw_read_line(&r->ctx, &l)) < 0) {
             return TW_ERR;
+        } else if (rc == 1 && plain_sample(r, &l, ev)) {
+            return TW_OK;
         }
         tw_evq_begin(&r->q, ev);
         if (rc == 0) finish(r);
@@ -1262,6 +1385,7 @@ static void cp_close(void *state) {
     free(r->tv);
     tw_u64map_free(&r->threads);
     tw_u64map_free(&r->funcs);
+    free(r->fnv);
     tw_u64map_free(&r->fids);
     tw_u64map_free(&r->classes);
     for (int i = 0; i < REP_COUNT; i++) tw_u64map_free(&r->reported[i]);
