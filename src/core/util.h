@@ -204,8 +204,24 @@ static inline bool tw_to_ns(int64_t v, int64_t unit, int64_t *ns) {
 
 /* Scan leading decimal digits of s[0..n): returns how many were consumed
  * (0 if none).  *overflow (may be NULL) is set when the value does not fit.
- * Inline: up to 19 digits cannot overflow and need no check. */
+ * Inline: up to eight digits from one load (shorter inputs digit by digit,
+ * up to 19 digits, which cannot overflow, with no check); longer numbers
+ * through tw_scan_u64_wide(). */
 size_t tw_scan_u64_long(const char *s, size_t n, uint64_t *out, bool *overflow);
+/* tw_scan_u64() of s[0..n) whose first nine bytes are digits: sixteen at
+ * most from two loads, more digit by digit. */
+size_t tw_scan_u64_wide(const char *s, size_t n, uint64_t *out, bool *overflow);
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The number of the first k (1..8) decimal digits loaded in w: the k digits
+ * to the top, zeros (leading '0's) below, then pairs, fours and eights of
+ * digits combined by multiplication. */
+static inline uint64_t tw_swar_digits(uint64_t w, unsigned k) {
+    w <<= 8 * (8 - k);
+    w = (w & 0x0F0F0F0F0F0F0F0FULL) * 2561 >> 8;
+    w = (w & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+    return (w & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+}
+#endif
 static inline size_t tw_scan_u64(const char *s, size_t n, uint64_t *out, bool *overflow) {
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (n >= 8) {
@@ -222,14 +238,10 @@ static inline size_t tw_scan_u64(const char *s, size_t n, uint64_t *out, bool *o
                 *out = 0;
                 return 0;
             }
-            /* the k digits to the top, zeros (leading '0's) below, then
-             * pairs, fours and eights of digits combined by multiplication */
-            w <<= 8 * (8 - k);
-            w = (w & 0x0F0F0F0F0F0F0F0FULL) * 2561 >> 8;
-            w = (w & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
-            *out = (w & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+            *out = tw_swar_digits(w, k);
             return k;
         }
+        return tw_scan_u64_wide(s, n, out, overflow);
     }
 #endif
     uint64_t v = 0;

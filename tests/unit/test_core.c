@@ -170,10 +170,10 @@ void test_parse_numbers(void) {
     CHECK(!ovf);
     CHECK_EQ_U(tw_scan_u64("99999999999999999999x", 21, &u, &ovf), 20);
     CHECK(ovf);
-    /* the eight-digits-at-once path against the digit-by-digit one: every
-     * count of leading digits followed by bytes around the digits' range
-     * ('/' ':' and bytes that carry when 6 is added), and the lengths
-     * around 8 */
+    /* the eight- and sixteen-digits-at-once paths against the
+     * digit-by-digit one: every count of leading digits followed by bytes
+     * around the digits' range ('/' ':' and bytes that carry when 6 is
+     * added), and the lengths around 8 and 16 */
     static const char stops[] = {'/', ':', ' ', 0, '\xfa', '\xff', '?', '\x39' + 0x10};
     unsigned seed = 12345;
     for (size_t len = 0; len <= 24; len++) {
