@@ -285,9 +285,13 @@ typedef struct area {
     const tw_str *name;     /* scope or counter name */
     const tw_str *source;   /* a line's source text */
     const tw_str *var;      /* a state's variable */
+    struct t1_order *ord;   /* the order of this area on thread ord_tid, the last */
+    uint64_t ord_tid;       /* one looked up (check_order()) */
 } area;
 
 enum { REP_HANDLE, REP_MACRO, REP_SECTION, REP_EVENT, REP_COUNT };
+#define CX_MAX 8                      /* contexts remembered with their thread */
+#define FAV_MAX (UINT32_C(1) << 16)   /* function handles found from an array */
 
 /* The E/S/R/X state of one area on one thread (or state track). */
 typedef struct t1_order {
@@ -303,13 +307,18 @@ struct t1_reader {
     bool companion, lines, no_names, eof;
     section sec;
     tw_u64map areas;        /* handle -> area; (state handle << 32 | value) -> area */
+    area **fav;             /* handle -> area (or NULL) for handles below FAV_MAX, */
+    size_t nfav;            /* as in `areas` */
     area **av;
     size_t nav, avcap;
     const area *last_fn, *last_var[2]; /* the latest function, variable and AUX signal */
     tw_u64map contexts;     /* context name id -> tid + 1 */
     const tw_str *ctx_max;  /* the context of tid 2^64-1, whose tid + 1 would be 0 */
-    const tw_str *last_ctx; /* the context of the previous timeline entry */
-    uint64_t last_tid;
+    struct {                /* contexts of timeline entries, lately seen: */
+        const tw_str *s;    /* found without a lookup (ctx_seen()) */
+        uint64_t tid;
+    } cx[CX_MAX];
+    unsigned ncx, cx_next;
     uint64_t next_tid;
     tw_u64map tracks;       /* state tracks announced */
     tw_u64map active;       /* state handle -> the area of its active state */
@@ -365,6 +374,19 @@ static area *keyed_area(t1_reader *r, uint64_t key, bool map, uint32_t h, const 
     } else if (created) {
         a->handle = h;
         a->type = (uint8_t)(h >> 28);
+        if (map && key < FAV_MAX) {
+            if (key >= r->nfav) {
+                size_t cap = r->nfav;
+                if (!tw_grow(&r->fav, &cap, (size_t)key + 1, sizeof *r->fav, 64)) {
+                    tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc,
+                              "out of memory; entry skipped");
+                    return NULL;  /* it stays in the map, nameless */
+                }
+                memset(r->fav + r->nfav, 0, (cap - r->nfav) * sizeof *r->fav);
+                r->nfav = cap;
+            }
+            r->fav[key] = a;
+        }
     }
     return a;
 }
@@ -422,8 +444,8 @@ static const tw_str *state_name(t1_reader *r, uint32_t h, uint64_t value, const 
 }
 
 /* The scope or counter name of a function, line, variable or AUX handle. */
-static const area *plain_area(t1_reader *r, uint32_t h) {
-    return tw_u64map_get(&r->areas, h);
+static TW_INLINE area *plain_area(t1_reader *r, uint32_t h) {
+    return h < r->nfav ? r->fav[h] : h < FAV_MAX ? NULL : tw_u64map_get(&r->areas, h);
 }
 
 /* The thread of a state track: its handle; announced with the variable's
@@ -444,13 +466,20 @@ static uint64_t state_track(t1_reader *r, uint32_t h, int64_t ts, const tw_loc *
  * nothing is checked, and what the pairing engine reports (an S, R or X
  * with no open invocation) is left to it.
  */
-static void check_order(t1_reader *r, uint32_t handle, uint64_t tid, char code,
+static void check_order(t1_reader *r, area *a, uint32_t handle, uint64_t tid, char code,
                         const tw_str *name, const tw_loc *loc) {
-    t1_order *o = tw_keyed_get(&r->orders, &r->ov, &r->nov, &r->ovcap,
-                               (uint64_t)tid << 32 | handle, sizeof *o, NULL);
+    t1_order *o = a && a->ord && a->ord_tid == tid ? a->ord : NULL; /* the area's last thread */
     if (!o) {
-        tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory");
-        return;
+        o = tw_keyed_get(&r->orders, &r->ov, &r->nov, &r->ovcap, (uint64_t)tid << 32 | handle,
+                         sizeof *o, NULL);
+        if (!o) {
+            tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory");
+            return;
+        }
+        if (a) {
+            a->ord = o;
+            a->ord_tid = tid;
+        }
     }
     uint32_t *top = o->depth ? &o->susp[o->depth - 1] : NULL;
     const char *why = NULL;
@@ -551,7 +580,7 @@ void t1_timeline(t1_reader *r, uint32_t handle, char code, uint64_t data, bool h
         }
         if (!name) return;
         uint64_t track = state_track(r, handle, ts, loc);
-        check_order(r, handle, track, code, name, loc);
+        check_order(r, NULL, handle, track, code, name, loc);
         tw_event *e = emit(r, kind, name, track, ts, loc);
         if (e) e->cat = type == T1_STATE ? r->c_state : r->c_aux_state;
         return;
@@ -560,10 +589,10 @@ void t1_timeline(t1_reader *r, uint32_t handle, char code, uint64_t data, bool h
         if (!r->lines_skipped++) r->lines_first = *loc;
         return;
     }
-    const area *a = plain_area(r, handle);
+    area *a = plain_area(r, handle);
     const tw_str *name = a && a->name ? a->name : unknown_handle(r, handle, loc);
     if (!name) return;
-    check_order(r, handle, tid, code, name, loc);
+    check_order(r, a, handle, tid, code, name, loc);
     tw_event *e = emit(r, kind, name, tid, ts, loc);
     if (!e) return;
     e->cat = type == T1_LINE ? r->c_line : r->c_function;
@@ -622,6 +651,7 @@ static bool need_dec(t1_reader *r, const tw_line *l, const field *f, const char 
 
 /* The thread of a context name. */
 static bool ctx_put(t1_reader *r, const tw_str *s, uint64_t tid) {
+    r->ncx = 0; /* a context may be given another thread */
     if (tid == UINT64_MAX) {
         r->ctx_max = s;
         return true;
@@ -769,26 +799,42 @@ static void entry_stats(t1_reader *r, const tw_line *l, const field *fv) {
         if (has_field(sec, M_T0 + m)) tw_evq_attr_int(&r->q, d, r->k_t[m], nums[m]);
 }
 
+/* s[0..n) == t[0..n) */
+static TW_INLINE bool same_bytes(const char *s, const char *t, size_t n) {
+    if (n >= 8 && n <= 16)
+        return tw_load64(s) == tw_load64(t) && tw_load64(s + n - 8) == tw_load64(t + n - 8);
+    return memcmp(s, t, n) == 0;
+}
+
+/* The thread of context p[0..n) when it is one of those lately seen. */
+static TW_INLINE bool ctx_seen(const t1_reader *r, const char *p, size_t n, uint64_t *tid) {
+    for (unsigned i = 0; i < r->ncx; i++) {
+        const tw_str *s = r->cx[i].s;
+        if (s->len == n && same_bytes(p, s->s, n)) {
+            *tid = r->cx[i].tid;
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The thread of a timeline entry's CONTEXT field. */
 static bool context_tid(t1_reader *r, const field *cf, int64_t ts, const tw_loc *loc,
                         uint64_t *tid) {
     *tid = 0;
     if (!cf->n) return true;
-    if (r->last_ctx && r->last_ctx->len == cf->n && memcmp(r->last_ctx->s, cf->p, cf->n) == 0) {
-        *tid = r->last_tid; /* runs of one context need no lookup */
-        return true;
-    }
+    if (ctx_seen(r, cf->p, cf->n, tid)) return true;
     const tw_str *s = intern(r, cf->p, cf->n, loc);
     if (!s) return false;
-    r->last_ctx = s;
-    if (ctx_get(r, s, tid)) {
-        r->last_tid = *tid;
-        return true;
+    if (!ctx_get(r, s, tid)) {
+        /* a context the CONTEXTS section did not list: the next free id */
+        *tid = r->next_tid++;
+        if (!ctx_put(r, s, *tid)) return false;
+        name_thread(r, *tid, s, ts, loc);
     }
-    /* a context the CONTEXTS section did not list: the next free id */
-    *tid = r->last_tid = r->next_tid++;
-    if (!ctx_put(r, s, *tid)) return false;
-    name_thread(r, *tid, s, ts, loc);
+    unsigned i = r->ncx < CX_MAX ? r->ncx++ : r->cx_next++ % CX_MAX;
+    r->cx[i].s = s;
+    r->cx[i].tid = *tid;
     return true;
 }
 
@@ -855,6 +901,64 @@ static bool timeline_usual(t1_reader *r, const tw_line *l) {
     }
     if (!tw_parse_i64(p, (size_t)(q - p), &ts)) return false;
     timeline_entry(r, l, (uint32_t)h, code, v, has_v, ts, &cf);
+    return true;
+}
+
+/*
+ * The commonest entry: HANDLE,CODE,,TIME,CONTEXT in the usual template with
+ * the handle of a named function area as eight hex digits, E, S, R or X, no
+ * value, a time of digits and a context lately seen.  plain_entry()
+ * reads it straight into the caller's event, without the queue; any other
+ * line it leaves untouched (false) to process_line().  For the lines it
+ * takes, the event, the state and the reports are those process_line()
+ * would give.
+ */
+
+/* Eight hex digits of either case at p, as a number; false when any of the
+ * eight bytes is not one.  Bytes are classed as tw_scan_hex() does. */
+static TW_INLINE bool hex8(const char *p, uint32_t *v) {
+    const uint64_t low7 = TW_BYTES8(0x7F), top = TW_BYTES8(0x80);
+    uint64_t w = tw_load64(p), x = w & low7, lc = x | TW_BYTES8(0x20);
+    uint64_t digit = (x + TW_BYTES8(0x50)) & ~(x + TW_BYTES8(0x46)) & top;
+    uint64_t letter = (lc + TW_BYTES8(0x1F)) & ~(lc + TW_BYTES8(0x19)) & top;
+    if (((digit | letter) & ~w & top) != top) return false;
+    /* byte i holds digit i (the first the most significant): pairs, then
+     * fours, then all eight */
+    uint64_t d = (x & TW_BYTES8(0x0F)) + (letter >> 7) * 9;
+    d = ((d << 4) | (d >> 8)) & 0x00FF00FF00FF00FFULL;
+    d = ((d << 8) | (d >> 16)) & 0x0000FFFF0000FFFFULL;
+    *v = (uint32_t)((d << 16) | (d >> 32));
+    return true;
+}
+
+static TW_INLINE bool plain_entry(t1_reader *r, const tw_line *l, tw_event *ev) {
+    const char *s = l->s, *e = s + l->len;
+    uint32_t h;
+    char code;
+    if (!r->sec.usual || r->sec.nt != 9 || l->len < 15 || s[8] != ',' ||
+        s[10] != ',' || s[11] != ',' || !hex8(s, &h) || h >> 28 != T1_FUNCTION)
+        return false;
+    code = s[9];
+    if (code != 'E' && code != 'X' && code != 'S' && code != 'R') return false;
+    uint64_t t;
+    bool ovf;
+    size_t k = tw_scan_u64(s + 12, (size_t)(e - s - 12), &t, &ovf);
+    const char *c = s + 12 + k + 1; /* the context */
+    uint64_t tid;
+    if (!k || ovf || t > (uint64_t)INT64_MAX || c >= e || c[-1] != ',' ||
+        !ctx_seen(r, c, (size_t)(e - c), &tid))
+        return false;
+    area *a = plain_area(r, h);
+    if (!a || !a->name) return false;
+    tw_event_clear(ev);
+    ev->kind = code == 'E' ? TW_BEGIN : code == 'X' ? TW_END : code == 'S' ? TW_SUSPEND
+                                                                           : TW_RESUME;
+    ev->name = a->name;
+    ev->cat = r->c_function;
+    ev->tid = tid;
+    ev->ts = (int64_t)t;
+    ev->loc = tw_text_loc(r->file, l, 0);
+    check_order(r, a, h, ev->tid, code, a->name, &ev->loc);
     return true;
 }
 
@@ -1030,6 +1134,7 @@ int t1_next(t1_reader *r, tw_event *ev) {
         tw_line l;
         int rc = tw_read_line(&r->ctx, &l);
         if (rc < 0) return TW_ERR;
+        if (rc == 1 && plain_entry(r, &l, ev)) return TW_OK;
         tw_evq_begin(&r->q, ev);
         if (rc == 0) {
             if (!r->companion) t1_finish(r);
@@ -1046,6 +1151,7 @@ void t1_close(t1_reader *r) {
     for (size_t i = 0; i < r->nav; i++) free(r->av[i]);
     free(r->av);
     tw_u64map_free(&r->areas);
+    free(r->fav);
     tw_u64map_free(&r->contexts);
     tw_u64map_free(&r->tracks);
     tw_u64map_free(&r->active);
