@@ -285,6 +285,46 @@ static bool lms_line(lms_reader *r, const tw_line *l, tw_event *ev) {
     return true;
 }
 
+/* The digits at p (the line's end of line stops them), up to 18: the byte
+ * after them, or NULL when there are none or more. */
+static TW_INLINE const char *digits(const char *p, uint64_t *v) {
+    const char *b = p;
+    uint64_t x = 0;
+    unsigned d;
+    while ((d = (unsigned)(unsigned char)*p - '0') <= 9) {
+        x = x * 10 + d;
+        p++;
+    }
+    *v = x;
+    return p == b || p - b > 18 ? NULL : p;
+}
+
+/* The usual line, "0,ID,DIFF" or "1,ID,DIFF" of a mapped id, read in one
+ * pass: true when *ev was filled.  False, with nothing changed, for any
+ * other line, which lms_line() then reads and reports on; for the lines it
+ * takes, the same event as lms_line(). */
+static TW_INLINE bool plain_line(lms_reader *r, const tw_line *l, tw_event *ev) {
+    const char *s = l->s, *p;
+    uint64_t id, v;
+    if (!l->eol || l->len < 5 || (s[0] != '0' && s[0] != '1') || s[1] != ',' ||
+        !(p = digits(s + 2, &id)) || *p != ',' || id >= r->nsmall || !r->small[id])
+        return false;
+    p++;
+    bool neg = *p == '-';
+    if (!(p = digits(p + neg, &v)) || p != s + l->len) return false;
+    int64_t cum, ts;
+    if (!tw_add_i64(r->cum_us, neg ? -(int64_t)v : (int64_t)v, &cum) ||
+        !tw_to_ns(cum, TW_NS_PER_US, &ts))
+        return false;
+    r->cum_us = cum;
+    tw_event_clear(ev);
+    ev->kind = s[0] == '0' ? TW_BEGIN : TW_END;
+    ev->ts = ts;
+    ev->name = r->small[id];
+    ev->loc = tw_text_loc(r->file, l, 0);
+    return true;
+}
+
 static int lms_next(void *state, tw_event *ev) {
     lms_reader *r = state;
     tw_line l;
@@ -292,7 +332,7 @@ static int lms_next(void *state, tw_event *ev) {
         int rc = tw_read_line(&r->ctx, &l);
         if (rc < 0) return TW_ERR;
         if (rc == 0) return TW_EOF;
-        if (lms_line(r, &l, ev)) return TW_OK;
+        if (plain_line(r, &l, ev) || lms_line(r, &l, ev)) return TW_OK;
     }
 }
 
