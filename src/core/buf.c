@@ -126,6 +126,23 @@ void tw_u64map_free(tw_u64map *m) {
     memset(m, 0, sizeof *m);
 }
 
+void tw_idcache_set(tw_idcache *c, uint64_t id, void *p) {
+    if (id >= TW_IDCACHE_MAX) return;
+    if (id >= c->n) {
+        size_t n = c->n;
+        if (!tw_grow(&c->v, &n, (size_t)id + 1, sizeof *c->v, 64)) return;
+        memset(c->v + c->n, 0, (n - c->n) * sizeof *c->v);
+        c->n = n;
+    }
+    c->v[id] = p;
+}
+
+void tw_idcache_free(tw_idcache *c) {
+    free(c->v);
+    c->v = NULL;
+    c->n = 0;
+}
+
 void *tw_keyed_new(tw_u64map *map, void *vecp, size_t *n, size_t *cap, uint64_t key,
                    size_t size, bool *created) {
     void ***vec = vecp;

@@ -137,7 +137,7 @@ static inline void tw_event_copy(tw_event *d, const tw_event *s) {
     d->has_value = s->has_value;
     d->attrs = s->attrs;
     d->nattrs = s->nattrs;
-    d->loc = s->loc;
+    tw_loc_copy(&d->loc, &s->loc);
 }
 _Static_assert(sizeof(void *) != 8 || sizeof(tw_event) == 136,
                "a field was added to tw_event: set it in tw_event_clear() and tw_event_copy()");
@@ -204,9 +204,9 @@ static inline bool tw_to_ns(int64_t v, int64_t unit, int64_t *ns) {
 
 /* Scan leading decimal digits of s[0..n): returns how many were consumed
  * (0 if none).  *overflow (may be NULL) is set when the value does not fit.
- * Inline: up to eight digits from one load (shorter inputs digit by digit,
- * up to 19 digits, which cannot overflow, with no check); longer numbers
- * through tw_scan_u64_wide(). */
+ * Inline: up to eight digits from one load, and inputs shorter than eight
+ * bytes digit by digit with no overflow check (they cannot overflow); nine
+ * and more digits through tw_scan_u64_wide(). */
 size_t tw_scan_u64_long(const char *s, size_t n, uint64_t *out, bool *overflow);
 /* tw_scan_u64() of s[0..n) whose first nine bytes are digits: sixteen at
  * most from two loads, more digit by digit. */
@@ -262,6 +262,21 @@ static inline size_t tw_scan_u64(const char *s, size_t n, uint64_t *out, bool *o
         return i;
     }
     return tw_scan_u64_long(s, n, out, overflow);
+}
+/* The decimal digits at p, where a byte that is not one is known to follow
+ * before the memory ends (a line's end of line, when the line has one):
+ * the byte after them, or NULL when there are none or more than 18 (which
+ * could overflow; a caller's general path reads those). */
+static TW_INLINE const char *tw_scan_dec_eol(const char *p, uint64_t *v) {
+    const char *b = p;
+    uint64_t x = 0;
+    unsigned d;
+    while ((d = (unsigned)(unsigned char)*p - '0') <= 9) {
+        x = x * 10 + d;
+        p++;
+    }
+    *v = x;
+    return p == b || p - b > 18 ? NULL : p;
 }
 /* The whole of s[0..n) as an unsigned / signed decimal (optional '-' for
  * signed); false if empty, not all digits, or out of range. */
@@ -419,6 +434,24 @@ static inline void **tw_u64map_slot(tw_u64map *m, uint64_t key) {
 /* Insert or replace; false when out of memory. */
 bool tw_u64map_put(tw_u64map *m, uint64_t key, void *val);
 void tw_u64map_free(tw_u64map *m);
+
+/*
+ * A cache of pointers by small id, beside a map that stays the reference:
+ * readers whose ids are dense from 0 (function ids, handles, labels) find
+ * the usual one with one load.  Ids from TW_IDCACHE_MAX on are never
+ * cached, so it holds at most 512 KiB; a set that cannot grow the array
+ * leaves the id uncached (the map still has it).
+ */
+#define TW_IDCACHE_MAX ((uint64_t)1 << 16)
+typedef struct tw_idcache {
+    void **v;
+    size_t n;  /* v[0..n) exist, NULL where not set */
+} tw_idcache;
+static inline void *tw_idcache_get(const tw_idcache *c, uint64_t id) {
+    return id < c->n ? c->v[id] : NULL;
+}
+void tw_idcache_set(tw_idcache *c, uint64_t id, void *p);
+void tw_idcache_free(tw_idcache *c);
 
 /*
  * Objects kept by key: the object under `key` in `map` (when map is not

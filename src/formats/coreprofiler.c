@@ -37,7 +37,6 @@
 #define LIT_LEN(s) (sizeof(s) - 1)
 #define UNDEF UINT64_MAX  /* an id written as '?' */
 #define MAX_MS ((uint64_t)(INT64_MAX / TW_NS_PER_MS))
-#define FNV_MAX (UINT64_C(1) << 16) /* function iids below it are named from an array */
 #define TC_MAX 8                    /* threads found by their iid's text */
 
 static bool has_prefix(const tw_str *s, const char *p, size_t pn) {
@@ -289,10 +288,10 @@ typedef struct cp_reader {
     cp_thread *last_thread; /* the one found last (a thread lives until the end) */
     cp_thread **tv;
     size_t ntv, tvcap;
-    tw_u64map funcs;       /* function iid -> name, for iids from FNV_MAX */
-    const tw_str **fnv;    /* function iid -> name (or NULL), for iids below FNV_MAX */
-    size_t nfnv;
-    /* threads by the 8 hex digits of "0x%08X", as loaded, once known (tcache()) */
+    tw_u64map funcs;       /* function iid -> name */
+    tw_idcache fn_names;   /* the same for small iids, with one load */
+    /* threads by the 8 hex digits of "0x%08X", as loaded, once known
+     * (token_thread()) */
     struct {
         uint64_t key;
         cp_thread *t;
@@ -546,9 +545,8 @@ static void thread_name(cp_reader *r, cp_thread *t, const tw_loc *loc) {
 /* ---- names --------------------------------------------------------------- */
 
 static const tw_str *function_name(cp_reader *r, uint64_t fn, const tw_loc *loc) {
-    const tw_str *name = fn < r->nfnv ? r->fnv[fn]
-                         : fn == UNDEF || fn < FNV_MAX ? NULL
-                                                       : tw_u64map_get(&r->funcs, fn);
+    const tw_str *name = tw_idcache_get(&r->fn_names, fn);
+    if (!name && fn != UNDEF) name = tw_u64map_get(&r->funcs, fn);
     if (name) return name;
     char buf[32];
     int n = fn == UNDEF ? snprintf(buf, sizeof buf, "func#?")
@@ -783,20 +781,11 @@ static void rec_fun(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
     }
     const tw_str *name = intern(r, s, n, loc);
     if (!name || iid == UNDEF) return;
-    if (iid >= FNV_MAX) {
-        if (!tw_u64map_put(&r->funcs, iid, (void *)name)) oom(r, loc);
+    if (!tw_u64map_put(&r->funcs, iid, (void *)name)) {
+        oom(r, loc);
         return;
     }
-    if (iid >= r->nfnv) {
-        size_t cap = r->nfnv;
-        if (!tw_grow(&r->fnv, &cap, (size_t)iid + 1, sizeof *r->fnv, 64)) {
-            oom(r, loc);
-            return;
-        }
-        memset(r->fnv + r->nfnv, 0, (cap - r->nfnv) * sizeof *r->fnv);
-        r->nfnv = cap;
-    }
-    r->fnv[iid] = name;
+    tw_idcache_set(&r->fn_names, iid, (void *)(uintptr_t)name);
 }
 
 static void rec_jit(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
@@ -1055,23 +1044,11 @@ static bool sam_str_usual(cp_reader *r, const tw_line *l, const tw_loc *loc) {
  * listed) or one pushed (a named function with no ip), on a stack whose depth
  * the record gives right.  plain_sample() reads it straight into the
  * caller's event, without the queue; any other line, and any line it cannot
- * take whole, it leaves untouched (false) to process_line().  For the lines
- * it takes, the event and the state are those process_line() would give.
+ * take whole, it leaves to process_line() (false), having changed nothing
+ * process_line() reads (token_thread() may have remembered a thread's
+ * text).  For the lines it takes, the event and the state are those
+ * process_line() would give.
  */
-
-/* The digits at p (the line's end of line stops them), up to 18: the byte
- * after them, or NULL when there are none or more. */
-static TW_INLINE const char *small_dec(const char *p, uint64_t *v) {
-    const char *b = p;
-    uint64_t x = 0;
-    unsigned d;
-    while ((d = (unsigned)(unsigned char)*p - '0') <= 9) {
-        x = x * 10 + d;
-        p++;
-    }
-    *v = x;
-    return p == b || p - b > 18 ? NULL : p;
-}
 
 /* The hex digits of "0x..." at p (the line's end of line stops them), up to
  * 16: the byte after them, or NULL when there are none or more. */
@@ -1114,8 +1091,8 @@ static TW_INLINE bool plain_sample(cp_reader *r, const tw_line *l, tw_event *ev)
     uint64_t ms, keep, prev;
     if (l->len < 24 || !l->eol || memcmp(s, head, 8) != 0 || !(th = token_thread(r, s + 8)) ||
         !(p = usual_dec(p, e, &ms)) || ms > MAX_MS || p[0] != ' ' || p[1] != '0' || p[2] != ' ' ||
-        !(p = small_dec(p + 3, &keep)) || *p != ':' || !(p = small_dec(p + 1, &prev)) ||
-        prev != th->depth)
+        !(p = tw_scan_dec_eol(p + 3, &keep)) || *p != ':' ||
+        !(p = tw_scan_dec_eol(p + 1, &prev)) || prev != th->depth)
         return false;
     const tw_str *name;
     tw_kind kind;
@@ -1126,8 +1103,8 @@ static TW_INLINE bool plain_sample(cp_reader *r, const tw_line *l, tw_event *ev)
         th->depth = keep;
         kind = TW_END;
     } else { /* one pushed */
-        if (*p != ' ' || keep != prev || small_hex(p + 1, &fn) != e || fn >= r->nfnv ||
-            !(name = r->fnv[fn]) || th->depth == th->cap)
+        if (*p != ' ' || keep != prev || small_hex(p + 1, &fn) != e ||
+            !(name = tw_idcache_get(&r->fn_names, fn)) || th->depth == th->cap)
             return false;
         th->stack[th->depth].fn = fn;
         th->stack[th->depth].name = name;
@@ -1385,7 +1362,7 @@ static void cp_close(void *state) {
     free(r->tv);
     tw_u64map_free(&r->threads);
     tw_u64map_free(&r->funcs);
-    free(r->fnv);
+    tw_idcache_free(&r->fn_names);
     tw_u64map_free(&r->fids);
     tw_u64map_free(&r->classes);
     for (int i = 0; i < REP_COUNT; i++) tw_u64map_free(&r->reported[i]);

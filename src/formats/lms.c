@@ -67,8 +67,7 @@ typedef struct lms_reader {
     const char *file;
     int64_t cum_us;
     tw_u64map labels;     /* id -> const tw_str* */
-    const tw_str **small; /* the same for ids below nsmall, by id */
-    size_t nsmall;
+    tw_idcache small;     /* the same for small ids, with one load */
     uint64_t *label_id;   /* by tw_str id: the lms id a label was mapped to */
     unsigned char *label_mapped;
     size_t label_cap;
@@ -90,7 +89,7 @@ static int lms_open(const tw_read_ctx *ctx, void **state) {
 static void lms_close(void *state) {
     lms_reader *r = state;
     tw_u64map_free(&r->labels);
-    free(r->small);
+    tw_idcache_free(&r->small);
     free(r->label_id);
     free(r->label_mapped);
     tw_u64map_free(&r->reported);
@@ -115,19 +114,8 @@ static void bad_line(lms_reader *r, const tw_line *l, size_t col, const char *wh
 
 /* Keep small ids' labels in an array too, so that events find theirs with
  * one load (the map stays the reference). */
-#define SMALL_IDS ((uint64_t)1 << 16)
 static void remember(lms_reader *r, uint64_t id, const tw_str *s) {
-    if (id >= SMALL_IDS) return;
-    if (id >= r->nsmall) {
-        size_t n = r->nsmall ? r->nsmall : 64;
-        while (n <= id) n *= 2;
-        const tw_str **v = realloc(r->small, n * sizeof *v);
-        if (!v) return;  /* the map still has it */
-        memset(v + r->nsmall, 0, (n - r->nsmall) * sizeof *v);
-        r->small = v;
-        r->nsmall = n;
-    }
-    r->small[id] = s;
+    tw_idcache_set(&r->small, id, (void *)(uintptr_t)s);
 }
 
 static bool map_label(lms_reader *r, const tw_line *l, uint64_t id, const char *label,
@@ -172,8 +160,9 @@ static bool map_label(lms_reader *r, const tw_line *l, uint64_t id, const char *
 }
 
 static const tw_str *label_of(lms_reader *r, const tw_line *l, uint64_t id) {
-    if (id < r->nsmall && r->small[id]) return r->small[id];
-    const tw_str *s = tw_u64map_get(&r->labels, id);
+    const tw_str *s = tw_idcache_get(&r->small, id);
+    if (s) return s;
+    s = tw_u64map_get(&r->labels, id);
     if (s) return s;
     tw_loc loc = tw_text_loc(r->file, l, 2);
     char tmp[32];
@@ -285,33 +274,21 @@ static bool lms_line(lms_reader *r, const tw_line *l, tw_event *ev) {
     return true;
 }
 
-/* The digits at p (the line's end of line stops them), up to 18: the byte
- * after them, or NULL when there are none or more. */
-static TW_INLINE const char *digits(const char *p, uint64_t *v) {
-    const char *b = p;
-    uint64_t x = 0;
-    unsigned d;
-    while ((d = (unsigned)(unsigned char)*p - '0') <= 9) {
-        x = x * 10 + d;
-        p++;
-    }
-    *v = x;
-    return p == b || p - b > 18 ? NULL : p;
-}
-
 /* The usual line, "0,ID,DIFF" or "1,ID,DIFF" of a mapped id, read in one
  * pass: true when *ev was filled.  False, with nothing changed, for any
  * other line, which lms_line() then reads and reports on; for the lines it
  * takes, the same event as lms_line(). */
 static TW_INLINE bool plain_line(lms_reader *r, const tw_line *l, tw_event *ev) {
     const char *s = l->s, *p;
+    const tw_str *name;
     uint64_t id, v;
     if (!l->eol || l->len < 5 || (s[0] != '0' && s[0] != '1') || s[1] != ',' ||
-        !(p = digits(s + 2, &id)) || *p != ',' || id >= r->nsmall || !r->small[id])
+        !(p = tw_scan_dec_eol(s + 2, &id)) || *p != ',' ||
+        !(name = tw_idcache_get(&r->small, id)))
         return false;
     p++;
     bool neg = *p == '-';
-    if (!(p = digits(p + neg, &v)) || p != s + l->len) return false;
+    if (!(p = tw_scan_dec_eol(p + neg, &v)) || p != s + l->len) return false;
     int64_t cum, ts;
     if (!tw_add_i64(r->cum_us, neg ? -(int64_t)v : (int64_t)v, &cum) ||
         !tw_to_ns(cum, TW_NS_PER_US, &ts))
@@ -320,7 +297,7 @@ static TW_INLINE bool plain_line(lms_reader *r, const tw_line *l, tw_event *ev) 
     tw_event_clear(ev);
     ev->kind = s[0] == '0' ? TW_BEGIN : TW_END;
     ev->ts = ts;
-    ev->name = r->small[id];
+    ev->name = name;
     ev->loc = tw_text_loc(r->file, l, 0);
     return true;
 }

@@ -285,13 +285,12 @@ typedef struct area {
     const tw_str *name;     /* scope or counter name */
     const tw_str *source;   /* a line's source text */
     const tw_str *var;      /* a state's variable */
-    struct t1_order *ord;   /* the order of this area on thread ord_tid, the last */
-    uint64_t ord_tid;       /* one looked up (check_order()) */
+    struct t1_order *ord;   /* the area's order record (check_order()) on */
+    uint64_t ord_tid;       /* thread ord_tid, the thread it was last seen on */
 } area;
 
 enum { REP_HANDLE, REP_MACRO, REP_SECTION, REP_EVENT, REP_COUNT };
-#define CX_MAX 8                      /* contexts remembered with their thread */
-#define FAV_MAX (UINT32_C(1) << 16)   /* function handles found from an array */
+#define CX_MAX 8 /* contexts remembered with their thread */
 
 /* The E/S/R/X state of one area on one thread (or state track). */
 typedef struct t1_order {
@@ -307,8 +306,7 @@ struct t1_reader {
     bool companion, lines, no_names, eof;
     section sec;
     tw_u64map areas;        /* handle -> area; (state handle << 32 | value) -> area */
-    area **fav;             /* handle -> area (or NULL) for handles below FAV_MAX, */
-    size_t nfav;            /* as in `areas` */
+    tw_idcache handles;     /* handle -> area for small handles, with one load */
     area **av;
     size_t nav, avcap;
     const area *last_fn, *last_var[2]; /* the latest function, variable and AUX signal */
@@ -374,19 +372,7 @@ static area *keyed_area(t1_reader *r, uint64_t key, bool map, uint32_t h, const 
     } else if (created) {
         a->handle = h;
         a->type = (uint8_t)(h >> 28);
-        if (map && key < FAV_MAX) {
-            if (key >= r->nfav) {
-                size_t cap = r->nfav;
-                if (!tw_grow(&r->fav, &cap, (size_t)key + 1, sizeof *r->fav, 64)) {
-                    tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc,
-                              "out of memory; entry skipped");
-                    return NULL;  /* it stays in the map, nameless */
-                }
-                memset(r->fav + r->nfav, 0, (cap - r->nfav) * sizeof *r->fav);
-                r->nfav = cap;
-            }
-            r->fav[key] = a;
-        }
+        if (map) tw_idcache_set(&r->handles, key, a);
     }
     return a;
 }
@@ -445,7 +431,8 @@ static const tw_str *state_name(t1_reader *r, uint32_t h, uint64_t value, const 
 
 /* The scope or counter name of a function, line, variable or AUX handle. */
 static TW_INLINE area *plain_area(t1_reader *r, uint32_t h) {
-    return h < r->nfav ? r->fav[h] : h < FAV_MAX ? NULL : tw_u64map_get(&r->areas, h);
+    area *a = tw_idcache_get(&r->handles, h);
+    return a ? a : tw_u64map_get(&r->areas, h);
 }
 
 /* The thread of a state track: its handle; announced with the variable's
@@ -829,7 +816,10 @@ static bool context_tid(t1_reader *r, const field *cf, int64_t ts, const tw_loc 
     if (!ctx_get(r, s, tid)) {
         /* a context the CONTEXTS section did not list: the next free id */
         *tid = r->next_tid++;
-        if (!ctx_put(r, s, *tid)) return false;
+        if (!ctx_put(r, s, *tid)) {
+            tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory; entry skipped");
+            return false;
+        }
         name_thread(r, *tid, s, ts, loc);
     }
     unsigned i = r->ncx < CX_MAX ? r->ncx++ : r->cx_next++ % CX_MAX;
@@ -913,30 +903,12 @@ static bool timeline_usual(t1_reader *r, const tw_line *l) {
  * takes, the event, the state and the reports are those process_line()
  * would give.
  */
-
-/* Eight hex digits of either case at p, as a number; false when any of the
- * eight bytes is not one.  Bytes are classed as tw_scan_hex() does. */
-static TW_INLINE bool hex8(const char *p, uint32_t *v) {
-    const uint64_t low7 = TW_BYTES8(0x7F), top = TW_BYTES8(0x80);
-    uint64_t w = tw_load64(p), x = w & low7, lc = x | TW_BYTES8(0x20);
-    uint64_t digit = (x + TW_BYTES8(0x50)) & ~(x + TW_BYTES8(0x46)) & top;
-    uint64_t letter = (lc + TW_BYTES8(0x1F)) & ~(lc + TW_BYTES8(0x19)) & top;
-    if (((digit | letter) & ~w & top) != top) return false;
-    /* byte i holds digit i (the first the most significant): pairs, then
-     * fours, then all eight */
-    uint64_t d = (x & TW_BYTES8(0x0F)) + (letter >> 7) * 9;
-    d = ((d << 4) | (d >> 8)) & 0x00FF00FF00FF00FFULL;
-    d = ((d << 8) | (d >> 16)) & 0x0000FFFF0000FFFFULL;
-    *v = (uint32_t)((d << 16) | (d >> 32));
-    return true;
-}
-
 static TW_INLINE bool plain_entry(t1_reader *r, const tw_line *l, tw_event *ev) {
     const char *s = l->s, *e = s + l->len;
-    uint32_t h;
+    uint64_t h;
     char code;
-    if (!r->sec.usual || r->sec.nt != 9 || l->len < 15 || s[8] != ',' ||
-        s[10] != ',' || s[11] != ',' || !hex8(s, &h) || h >> 28 != T1_FUNCTION)
+    if (!r->sec.usual || r->sec.nt != 9 || l->len < 15 || s[8] != ',' || s[10] != ',' ||
+        s[11] != ',' || tw_scan_hex(s, s + 8, 8, &h) != s + 8 || h >> 28 != T1_FUNCTION)
         return false;
     code = s[9];
     if (code != 'E' && code != 'X' && code != 'S' && code != 'R') return false;
@@ -948,7 +920,7 @@ static TW_INLINE bool plain_entry(t1_reader *r, const tw_line *l, tw_event *ev) 
     if (!k || ovf || t > (uint64_t)INT64_MAX || c >= e || c[-1] != ',' ||
         !ctx_seen(r, c, (size_t)(e - c), &tid))
         return false;
-    area *a = plain_area(r, h);
+    area *a = plain_area(r, (uint32_t)h);
     if (!a || !a->name) return false;
     tw_event_clear(ev);
     ev->kind = code == 'E' ? TW_BEGIN : code == 'X' ? TW_END : code == 'S' ? TW_SUSPEND
@@ -958,7 +930,7 @@ static TW_INLINE bool plain_entry(t1_reader *r, const tw_line *l, tw_event *ev) 
     ev->tid = tid;
     ev->ts = (int64_t)t;
     ev->loc = tw_text_loc(r->file, l, 0);
-    check_order(r, a, h, ev->tid, code, a->name, &ev->loc);
+    check_order(r, a, (uint32_t)h, ev->tid, code, a->name, &ev->loc);
     return true;
 }
 
@@ -1151,7 +1123,7 @@ void t1_close(t1_reader *r) {
     for (size_t i = 0; i < r->nav; i++) free(r->av[i]);
     free(r->av);
     tw_u64map_free(&r->areas);
-    free(r->fav);
+    tw_idcache_free(&r->handles);
     tw_u64map_free(&r->contexts);
     tw_u64map_free(&r->tracks);
     tw_u64map_free(&r->active);
