@@ -184,6 +184,17 @@ static const tw_str *label_of(lms_reader *r, const tw_line *l, uint64_t id) {
     return s;
 }
 
+/* The event of a record line at cumulative time cum (ts in ns). */
+static TW_INLINE void record_event(lms_reader *r, const tw_line *l, tw_event *ev,
+                                   const tw_str *name, int64_t cum, int64_t ts) {
+    r->cum_us = cum;
+    tw_event_clear(ev);
+    ev->kind = l->s[0] == '0' ? TW_BEGIN : TW_END;
+    ev->ts = ts;
+    ev->name = name;
+    ev->loc = tw_text_loc(r->file, l, 0);
+}
+
 /* One line; returns true when *ev was filled. */
 static bool lms_line(lms_reader *r, const tw_line *l, tw_event *ev) {
     const char *s = l->s;
@@ -265,12 +276,7 @@ static bool lms_line(lms_reader *r, const tw_line *l, tw_event *ev) {
                   diff < 0 ? 0 - (unsigned long long)diff : (unsigned long long)diff);
         return false;
     }
-    r->cum_us = cum;
-    tw_event_clear(ev);
-    ev->kind = s[0] == '0' ? TW_BEGIN : TW_END;
-    ev->ts = ts;
-    ev->name = name;
-    ev->loc = tw_text_loc(r->file, l, 0);
+    record_event(r, l, ev, name, cum, ts);
     return true;
 }
 
@@ -293,12 +299,7 @@ static TW_INLINE bool plain_line(lms_reader *r, const tw_line *l, tw_event *ev) 
     if (!tw_add_i64(r->cum_us, neg ? -(int64_t)v : (int64_t)v, &cum) ||
         !tw_to_ns(cum, TW_NS_PER_US, &ts))
         return false;
-    r->cum_us = cum;
-    tw_event_clear(ev);
-    ev->kind = s[0] == '0' ? TW_BEGIN : TW_END;
-    ev->ts = ts;
-    ev->name = name;
-    ev->loc = tw_text_loc(r->file, l, 0);
+    record_event(r, l, ev, name, cum, ts);
     return true;
 }
 
