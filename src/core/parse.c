@@ -26,9 +26,7 @@ size_t tw_scan_u64_long(const char *s, size_t n, uint64_t *out, bool *overflow) 
 size_t tw_scan_u64_wide(const char *s, size_t n, uint64_t *out, bool *overflow) {
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (n >= 16) { /* eight digits, then up to eight more (at least one) */
-        const uint64_t hi = 0xF0F0F0F0F0F0F0F0ULL, threes = 0x3030303030303030ULL;
-        uint64_t w2 = tw_load64(s + 8);
-        uint64_t nd2 = ((w2 & hi) ^ threes) | (((w2 + 0x0606060606060606ULL) & hi) ^ threes);
+        uint64_t w2 = tw_load64(s + 8), nd2 = tw_nondigits(w2);
         unsigned k2 = nd2 ? (unsigned)__builtin_ctzll(nd2) / 8 : 8;
         if (k2 < 8 || n == 16 || (unsigned)(unsigned char)s[16] - '0' > 9) {
             static const uint64_t pow10[9] = {1,      10,      100,      1000,     10000,

@@ -212,6 +212,14 @@ size_t tw_scan_u64_long(const char *s, size_t n, uint64_t *out, bool *overflow);
  * most from two loads, more digit by digit. */
 size_t tw_scan_u64_wide(const char *s, size_t n, uint64_t *out, bool *overflow);
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* Of eight bytes loaded in w, the high nibble of each that is not an ASCII
+ * digit set (a byte is one when its high nibble is 3 and adding 6 keeps it
+ * so; a carry out of a byte past the first non-digit only disturbs bytes
+ * after it): the count of leading digits is ctz / 8. */
+static inline uint64_t tw_nondigits(uint64_t w) {
+    const uint64_t hi = 0xF0F0F0F0F0F0F0F0ULL, threes = 0x3030303030303030ULL;
+    return ((w & hi) ^ threes) | (((w + 0x0606060606060606ULL) & hi) ^ threes);
+}
 /* The number of the first k (1..8) decimal digits loaded in w: the k digits
  * to the top, zeros (leading '0's) below, then pairs, fours and eights of
  * digits combined by multiplication. */
@@ -225,12 +233,8 @@ static inline uint64_t tw_swar_digits(uint64_t w, unsigned k) {
 static inline size_t tw_scan_u64(const char *s, size_t n, uint64_t *out, bool *overflow) {
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (n >= 8) {
-        /* up to eight digits from one load: a byte is a digit when its high
-         * nibble is 3 and adding 6 keeps it so (a carry out of a byte past
-         * the first non-digit only disturbs bytes after it) */
-        uint64_t w = tw_load64(s);
-        const uint64_t hi = 0xF0F0F0F0F0F0F0F0ULL, threes = 0x3030303030303030ULL;
-        uint64_t nondigit = ((w & hi) ^ threes) | (((w + 0x0606060606060606ULL) & hi) ^ threes);
+        /* up to eight digits from one load */
+        uint64_t w = tw_load64(s), nondigit = tw_nondigits(w);
         unsigned k = nondigit ? (unsigned)__builtin_ctzll(nondigit) / 8 : 8;
         if (k < 8 || n == 8 || (unsigned)(unsigned char)s[8] - '0' > 9) {
             if (overflow) *overflow = false;

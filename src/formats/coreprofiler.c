@@ -1050,21 +1050,6 @@ static bool sam_str_usual(cp_reader *r, const tw_line *l, const tw_loc *loc) {
  * process_line() would give.
  */
 
-/* The hex digits of "0x..." at p (the line's end of line stops them), up to
- * 16: the byte after them, or NULL when there are none or more. */
-static TW_INLINE const char *small_hex(const char *p, uint64_t *v) {
-    if (p[0] != '0' || p[1] != 'x') return NULL;
-    const char *b = p += 2;
-    uint64_t x = 0;
-    unsigned h;
-    while ((h = tw_hex_digit1[(unsigned char)*p]) != 0) {
-        x = x << 4 | (h - 1);
-        p++;
-    }
-    *v = x;
-    return p == b || p - b > 16 ? NULL : p;
-}
-
 /* The thread of the iid at p, "0x" and eight hex digits then a space, when
  * it is known and needs no report (else NULL: process_line() creates or
  * reports it).  Its text is remembered, so the usual line finds its thread
@@ -1103,7 +1088,7 @@ static TW_INLINE bool plain_sample(cp_reader *r, const tw_line *l, tw_event *ev)
         th->depth = keep;
         kind = TW_END;
     } else { /* one pushed */
-        if (*p != ' ' || keep != prev || small_hex(p + 1, &fn) != e ||
+        if (*p != ' ' || keep != prev || usual_hex(p + 1, e, &fn) != e ||
             !(name = tw_idcache_get(&r->fn_names, fn)) || th->depth == th->cap)
             return false;
         th->stack[th->depth].fn = fn;

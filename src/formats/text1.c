@@ -504,11 +504,16 @@ static void check_order(t1_reader *r, area *a, uint32_t handle, uint64_t tid, ch
                   why);
 }
 
+/* The event kind of a timeline code (W: a counter). */
+static tw_kind code_kind(char code) {
+    return code == 'E' ? TW_BEGIN : code == 'X' ? TW_END : code == 'S' ? TW_SUSPEND
+         : code == 'R' ? TW_RESUME : TW_COUNTER;
+}
+
 void t1_timeline(t1_reader *r, uint32_t handle, char code, uint64_t data, bool has_data,
                  uint64_t tid, int64_t ts, const tw_loc *loc) {
     int type = (int)(handle >> 28);
-    tw_kind kind = code == 'E' ? TW_BEGIN : code == 'X' ? TW_END : code == 'S' ? TW_SUSPEND
-                 : code == 'R' ? TW_RESUME : TW_COUNTER;
+    tw_kind kind = code_kind(code);
     if (code == 'W') {
         bool aux = type == T1_AUX || type == T1_AUX_STATE;
         const area *a = plain_area(r, handle);
@@ -951,8 +956,7 @@ static TW_INLINE bool plain_entry(t1_reader *r, const tw_line *l, tw_event *ev) 
     area *a = plain_area(r, (uint32_t)h);
     if (!a || !a->name) return false;
     tw_event_clear(ev);
-    ev->kind = code == 'E' ? TW_BEGIN : code == 'X' ? TW_END : code == 'S' ? TW_SUSPEND
-                                                                           : TW_RESUME;
+    ev->kind = code_kind(code);
     ev->name = a->name;
     ev->cat = r->c_function;
     ev->tid = tid;
