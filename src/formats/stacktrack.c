@@ -541,9 +541,18 @@ static st_item *hit_item(st_reader *r, tw_kind kind, uint16_t pid, uint64_t tid,
 
 /* ---- reader: buffers ------------------------------------------------------ */
 
+/* A HIT's time `when`, in ticks, as nanoseconds into *ts, once the
+ * process has a usable TIMETYPE (p->has_tdiv); false when it does not fit. */
+static TW_INLINE bool ticks_ns(const st_proc *p, int64_t when, int64_t *ts) {
+    int64_t d;
+    if (!tw_sub_i64(when, p->has_ti ? p->hires : 0, &d)) return false;
+    if (p->ns_per_tick) /* exact: the same as the division below */
+        return tw_mul_i64(d, p->ns_per_tick, ts) && tw_add_i64(*ts, p->offset_ns, ts);
+    return tw_muldiv_i64(d, TW_NS_PER_S, p->tdiv, ts) && tw_add_i64(*ts, p->offset_ns, ts);
+}
+
 static bool hit_time(st_reader *r, st_proc *p, int64_t when, const tw_loc *loc, int64_t *ts) {
-    int64_t d = 0;
-    bool ok = tw_sub_i64(when, p->has_ti ? p->hires : 0, &d);
+    bool ok = true;
     if (!p->has_tdiv) {
         if (!p->warned_ticks) {
             p->warned_ticks = true;
@@ -552,11 +561,9 @@ static bool hit_time(st_reader *r, st_proc *p, int64_t when, const tw_loc *loc, 
                       "raw clock ticks, not nanoseconds",
                       (unsigned)p->pid);
         }
-        *ts = d;
-    } else if (p->ns_per_tick) { /* exact: the same as the division below */
-        ok = ok && tw_mul_i64(d, p->ns_per_tick, ts) && tw_add_i64(*ts, p->offset_ns, ts);
+        ok = tw_sub_i64(when, p->has_ti ? p->hires : 0, ts);
     } else {
-        ok = ok && tw_muldiv_i64(d, TW_NS_PER_S, p->tdiv, ts) && tw_add_i64(*ts, p->offset_ns, ts);
+        ok = ticks_ns(p, when, ts);
     }
     if (!ok)
         tw_report(r->ctx.diag, TW_R_TIME_OVERFLOW, loc,
@@ -567,9 +574,16 @@ static bool hit_time(st_reader *r, st_proc *p, int64_t when, const tw_loc *loc, 
     return ok;
 }
 
+/* Does sequence number seq go back from the thread's last, prev - 1 (prev:
+ * 0 when there is none)?  A step back of 2^31 or more is the counter
+ * wrapping around. */
+static inline bool seq_back(uint64_t prev, uint32_t seq) {
+    return prev && seq < prev - 1 && prev - 1 - seq < UINT32_C(0x80000000);
+}
+
 /* The sequence number is one counter per process, taken at each hit, so a
- * thread's hits have increasing numbers; across threads they interleave.
- * A step back of 2^31 or more is the counter wrapping around. */
+ * thread's hits have increasing numbers; across threads they interleave
+ * (seq_back). */
 static void sequence(st_reader *r, st_proc *p, unsigned tid, uint32_t seq, const tw_loc *loc) {
     uint64_t *low = NULL;
     void **slot = NULL;
@@ -583,8 +597,7 @@ static void sequence(st_reader *r, st_proc *p, unsigned tid, uint32_t seq, const
         slot = tw_u64map_slot(&r->seqs, (uint64_t)p->pid << 16 | tid);
         prev = slot ? (uintptr_t)*slot : 0;
     }
-    if (prev && seq < prev - 1 && prev - 1 - seq < UINT32_C(0x80000000) &&
-        counted(r, C_SEQUENCE))
+    if (seq_back(prev, seq) && counted(r, C_SEQUENCE))
         tw_report(r->ctx.diag, TW_R_ST_SEQUENCE, loc,
                   "sequence number of thread %u of process 0x%04x goes back from %u to %u",
                   tid, (unsigned)p->pid, (unsigned)(prev - 1), (unsigned)seq);
@@ -597,6 +610,16 @@ static void sequence(st_reader *r, st_proc *p, unsigned tid, uint32_t seq, const
         tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc,
                   "out of memory for sequence numbers; some threads are not checked");
     }
+}
+
+/* The kind of the event of a HIT with these flags of checkpoint s (NULL:
+ * undefined). */
+static inline tw_kind hit_kind(const st_reader *r, unsigned flags, const st_scope *s) {
+    if (r->all_instants) return TW_INSTANT;
+    if (flags & F_EXIT) return TW_END;
+    if (s && s->style == r->entry_style) return TW_BEGIN; /* it wins when both are one */
+    if (s && s->style == r->exit_style) return TW_END;
+    return TW_INSTANT;
 }
 
 static void hit(st_reader *r, st_proc *p, unsigned flags, uint32_t seq, const unsigned char *pl,
@@ -617,14 +640,7 @@ static void hit(st_reader *r, st_proc *p, unsigned flags, uint32_t seq, const un
                       "may start inside a write cycle); named scope#%u",
                       index, (unsigned)p->pid, index);
     }
-    tw_kind kind = TW_INSTANT;
-    if (!r->all_instants) {
-        /* NOLINTNEXTLINE(bugprone-branch-clone): the entry style wins when both styles are one */
-        if (flags & F_EXIT) kind = TW_END;
-        else if (s && s->style == r->entry_style) kind = TW_BEGIN;
-        else if (s && s->style == r->exit_style) kind = TW_END;
-    }
-    st_item *it = hit_item(r, kind, p->pid, tid, ts, loc);
+    st_item *it = hit_item(r, hit_kind(r, flags, s), p->pid, tid, ts, loc);
     if (!it) return;
     if (s) {
         it->scope = s;
@@ -788,6 +804,55 @@ static void buffer(st_reader *r, const unsigned char *b) {
     }
 }
 
+/*
+ * The commonest buffer: a HIT with flags 0 (no INFO, no exit bits) of the
+ * latest buffer's process, on a thread with a HIT before it and in
+ * sequence, of a checkpoint below LOW_KEYS whose event deliver() has
+ * worked out already (s->cached), at a time that fits, while no event waits
+ * and no INFO run is open.  plain_hit() reads it straight into the caller's
+ * event; any other buffer it leaves to buffer() (false), having changed
+ * nothing.  For the buffers it takes, the event and the state are those
+ * buffer() and deliver() would give.
+ */
+static TW_INLINE bool plain_hit(st_reader *r, const unsigned char *b, tw_event *ev) {
+    st_proc *p = r->last_proc;
+    bool be = r->g.be;
+    if (r->qn || r->nopen || !p || !p->has_tdiv || rd16(b, be) != 0 || rd16(b + 2, be) != p->pid)
+        return false;
+    const unsigned char *pl = b + r->g.poff;
+    unsigned index = rd16(pl + 8, be), tid = rd16(pl + 10, be);
+    uint32_t seq = rd32(b + 4, be);
+    st_scope *s = index < p->nlow_scopes ? p->low_scopes[index] : NULL;
+    if (!s || !s->cached) return false;
+    /* the thread's last sequence number, where sequence() keeps it */
+    uint64_t *low = tid < p->nlow_seqs ? &p->low_seqs[tid] : NULL;
+    void **slot = low ? NULL : tw_u64map_ref(&r->seqs, (uint64_t)p->pid << 16 | tid);
+    uint64_t prev = low ? *low : slot ? (uintptr_t)*slot : 0;
+    int64_t ts;
+    if (!prev || seq_back(prev, seq) || !ticks_ns(p, (int64_t)rd64(pl, be), &ts)) return false;
+    if (low) *low = (uint64_t)seq + 1;
+    else *slot = (void *)((uintptr_t)seq + 1);
+    p->last_ts = ts;
+    /* The event points into s, which p->low_scopes holds until a buffer
+     * read by a later call redefines it: r->cur need not hold it too. */
+    if (r->cur.scope || r->cur.file || r->cur.msg) item_release(&r->cur);
+    uint64_t rec = r->rec++;
+    tw_event_clear(ev);
+    ev->kind = hit_kind(r, 0, s);
+    ev->pid = p->pid;
+    ev->tid = tid;
+    ev->ts = ts;
+    ev->name = s->ev_name;
+    ev->attrs = s->nattrs ? s->attrs : NULL;
+    ev->nattrs = s->nattrs;
+    ev->loc.file = r->file; /* rec_loc(), field by field */
+    ev->loc.kind = TW_LOC_BINARY;
+    ev->loc.offset = rec * r->g.entry;
+    ev->loc.record = rec;
+    ev->loc.length = r->g.entry;
+    return true;
+}
+
 /* ---- reader: open, next, close ---------------------------------------------- */
 
 /* Geometry and byte order from the PROLOGUE; the time origin and clock
@@ -936,6 +1001,10 @@ static int st_next(void *state, tw_event *ev) {
         const unsigned char *b = r->p;
         r->p += r->g.entry;
         r->avail -= r->g.entry;
+        if (plain_hit(r, b, ev)) {
+            tw_input_skip(r->ctx.in, r->g.entry);
+            return TW_OK;
+        }
         buffer(r, b);
         tw_input_skip(r->ctx.in, r->g.entry);
         if (r->direct) {

@@ -314,6 +314,58 @@ high_keys() {
     hit 0x0005 10 70 2000 7 0x0400
 }
 
+# The reader's fast path for the commonest buffer (a HIT with flags 0 of
+# the latest process, on a thread with a HIT before it, of a checkpoint
+# below 1024 already delivered), held to the general path around it: each
+# first hit of a checkpoint or thread, threads 7 (by index) and 4000
+# (hashed), a hit while an INFO run is open and after it ends, a checkpoint
+# defined again, an undefined one, an exit flag, hits alternating between
+# two processes (the second at 3 ticks per microsecond, not a whole number
+# of nanoseconds per tick), a sequence number going back and a time that
+# does not fit (in each process), each on a hit the fast path would
+# otherwise take.
+plain_hits() {
+    prologue 0x0005
+    timetype 0x0005 1000000000 0
+    timeinfo 0x0005 100 1700000000
+    floc 0x0005 1 1 'p.c'
+    sloc 0x0005 1 1 3 10 1 'outer'
+    sloc 0x0005 1 2 4 11 1 'outer'
+    sloc 0x0005 1 3 3 20 1 'inner'
+    sloc 0x0005 1 4 4 21 1 'inner'
+    sloc 0x0005 1 5 6 30 1
+    hit 0x0005 2 110 1 7
+    hit 0x0005 3 120 3 7
+    hit 0x0005 4 130 1 4000
+    hit 0x0005 5 140 4 7
+    hit 0x0005 6 150 3 7
+    hit 0x0005 7 160 5 7 0x0100
+    hit 0x0005 8 170 4 7
+    hit 0x0005 9 175 3 4000
+    info 0x0005 7 'value text'
+    hit 0x0005 10 180 4 4000
+    sloc 0x0005 11 3 3 22 1 'inner_again'
+    hit 0x0005 12 190 3 7
+    hit 0x0005 13 200 4 7 0x0400
+    hit 0x0005 14 210 9 7
+    timetype 0x0006 3000000 0
+    floc 0x0006 1 1 'q.c'
+    sloc 0x0006 1 1 3 40 1 'other'
+    sloc 0x0006 1 2 4 41 1 'other'
+    hit 0x0006 2 30 1 7
+    hit 0x0005 15 220 3 7
+    hit 0x0006 3 33 2 7
+    hit 0x0006 4 36 1 7
+    hit 0x0006 5 40 2 7
+    hit 0x0006 6 9223372036854775807 1 7
+    hit 0x0006 7 50 1 7
+    hit 0x0005 14 230 4 7
+    hit 0x0005 16 240 3 7
+    hit 0x0005 17 9223372036854775807 4 7
+    hit 0x0005 18 250 4 7
+    hit 0x0005 19 260 2 4000
+}
+
 # Seventy processes, each with checkpoint 1023 hit on thread 1023: the
 # reader's by-index arrays have room for 64 such processes, so the last
 # ones' checkpoints and sequence numbers are hashed; the last process
@@ -465,6 +517,7 @@ info_unended >"$out/bad/info-unended.tlg"
 info_window >"$out/bad/info-window.tlg"
 undefined_scope >"$out/bad/undefined-scope.tlg"
 high_keys >"$out/bad/high-keys.tlg"
+plain_hits >"$out/bad/plain-hits.tlg"
 many_processes >"$out/bad/many-processes.tlg"
 many_problems >"$out/bad/many-problems.tlg"
 undefined_file >"$out/bad/undefined-file.tlg"
