@@ -927,6 +927,20 @@ static TW_INLINE bool order_usual(area *a, uint64_t tid, char code) {
     }
 }
 
+/* The event of entry `code` (E, S, R or X) of named function area a
+ * (handle h) on thread tid, straight into *ev, its order checked. */
+static TW_INLINE void function_event(t1_reader *r, area *a, uint32_t h, char code, uint64_t tid,
+                                     int64_t ts, const tw_loc *loc, tw_event *ev) {
+    tw_event_clear(ev);
+    ev->kind = code_kind(code);
+    ev->name = a->name;
+    ev->cat = r->c_function;
+    ev->tid = tid;
+    ev->ts = ts;
+    tw_loc_copy(&ev->loc, loc);
+    if (!order_usual(a, tid, code)) check_order(r, a, h, tid, code, a->name, &ev->loc);
+}
+
 /*
  * The commonest entry: HANDLE,CODE,,TIME,CONTEXT in the usual template with
  * the handle of a named function area as eight hex digits, E, S, R or X, no
@@ -955,15 +969,16 @@ static TW_INLINE bool plain_entry(t1_reader *r, const tw_line *l, tw_event *ev) 
         return false;
     area *a = plain_area(r, (uint32_t)h);
     if (!a || !a->name) return false;
-    tw_event_clear(ev);
-    ev->kind = code_kind(code);
-    ev->name = a->name;
-    ev->cat = r->c_function;
-    ev->tid = tid;
-    ev->ts = (int64_t)t;
-    ev->loc = tw_text_loc(r->file, l, 0);
-    if (!order_usual(a, ev->tid, code))
-        check_order(r, a, (uint32_t)h, ev->tid, code, a->name, &ev->loc);
+    tw_loc loc = tw_text_loc(r->file, l, 0);
+    function_event(r, a, (uint32_t)h, code, tid, (int64_t)t, &loc, ev);
+    return true;
+}
+
+bool t1_plain_entry(t1_reader *r, uint32_t handle, char code, uint64_t tid, int64_t ts,
+                    const tw_loc *loc, tw_event *ev) {
+    area *a;
+    if (handle >> 28 != T1_FUNCTION || !(a = plain_area(r, handle)) || !a->name) return false;
+    function_event(r, a, handle, code, tid, ts, loc, ev);
     return true;
 }
 

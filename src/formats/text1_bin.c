@@ -66,6 +66,7 @@ typedef struct bin_reader {
     t1_reader *names;
     int version;              /* 10 or 11 */
     bool forced, eof;
+    bool queued;              /* t1_next() may have events: the companion's, a record's */
     const unsigned char *p;   /* current chunk */
     size_t avail;
     uint64_t rec;             /* index of the next record */
@@ -193,11 +194,45 @@ static int bin_open(const tw_read_ctx *ctx, void **state) {
         return TW_ERR;
     }
     ctx->info->resolution_ns = 1;
+    r->queued = true;
     *state = r;
     return TW_OK;
 }
 
-static void record(bin_reader *r, const unsigned char *p) {
+static const char CODES[5] = {'X', 'S', 'R', 'E', 'W'}; /* by event type */
+
+/* The commonest record: an entry (E, S, R or X) of a named function on a
+ * core already named (layout 1.1) or of layout 1.0, read straight into *ev
+ * by t1_plain_entry() (true); false, having changed nothing, for record()
+ * to take. */
+static TW_INLINE bool plain_record(bin_reader *r, const unsigned char *p, tw_event *ev) {
+    uint32_t w = le32(p + 4);
+    unsigned type;
+    uint64_t tid;
+    if (r->version == 11) {
+        tid = w >> 4 & 0xFF;
+        if (!fits11(w) || !(r->cores[tid / 8] & 1u << (tid % 8))) return false;
+        type = w & 0xF;
+    } else {
+        if (!fits10(w)) return false;
+        tid = 0;
+        type = w >> 24 & 0xF;
+    }
+    if (type > 3) return false; /* W */
+    tw_loc loc; /* rec_loc(), field by field */
+    loc.file = r->file;
+    loc.line = loc.col = 0;
+    loc.offset = r->rec * REC;
+    loc.record = r->rec;
+    loc.kind = TW_LOC_BINARY;
+    loc.length = REC;
+    if (!t1_plain_entry(r->names, le32(p), CODES[type], tid, (int64_t)le64(p + 16), &loc, ev))
+        return false;
+    r->rec++;
+    return true;
+}
+
+static TW_NOINLINE void record(bin_reader *r, const unsigned char *p) {
     uint64_t i = r->rec++;
     uint32_t handle = le32(p), w = le32(p + 4);
     uint64_t data = le64(p + 8);
@@ -221,15 +256,17 @@ static void record(bin_reader *r, const unsigned char *p) {
         t1_core_name(tid, name, sizeof name);
         t1_thread_name(r->names, tid, name, ts, &loc);
     }
-    static const char CODES[5] = {'X', 'S', 'R', 'E', 'W'};
     t1_timeline(r->names, handle, CODES[type], data, true, tid, ts, &loc);
 }
 
 static int bin_next(void *state, tw_event *ev) {
     bin_reader *r = state;
     for (;;) {
-        int rc = t1_next(r->names, ev);
-        if (rc != TW_EOF) return rc;
+        if (r->queued) { /* the companion's events, or a record's after its first */
+            int rc = t1_next(r->names, ev);
+            if (rc != TW_EOF) return rc;
+            r->queued = false;
+        }
         if (r->eof) return TW_EOF;
         if (tw_diag_stopped(r->ctx.diag)) return TW_ERR;
         if (r->avail < REC) {
@@ -253,15 +290,20 @@ static int bin_next(void *state, tw_event *ev) {
                               (unsigned long long)r->misfits, r->version == 11 ? "1.1" : "1.0");
                 }
                 t1_finish(r->names);
+                r->queued = true;
                 continue;
             }
         }
-        t1_begin(r->names, ev);
-        record(r, r->p);
+        bool direct = plain_record(r, r->p, ev);
+        if (!direct) {
+            t1_begin(r->names, ev);
+            record(r, r->p);
+            r->queued = true;
+        }
         r->p += REC;
         r->avail -= REC;
         tw_input_skip(r->ctx.in, REC);
-        if (t1_first(r->names)) return TW_OK;
+        if (direct || t1_first(r->names)) return TW_OK;
     }
 }
 
