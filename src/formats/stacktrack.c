@@ -239,7 +239,9 @@ typedef struct st_reader {
     size_t nopen, copen;
     st_item *q;              /* ring of pending events */
     size_t qhead, qn, qcap;
-    st_item cur;             /* the event handed out last */
+    st_item cur;             /* the event handed out last, but for plain_hit()'s */
+    st_scope *lent;          /* the checkpoint plain_hit()'s last event points into,
+                              * without a reference (NULL: none) */
     bool direct;             /* cur is a new event, made without the queue */
     tw_attr attrs[2];
     uint64_t count[C_COUNT];
@@ -516,6 +518,7 @@ static bool deliver(st_reader *r, tw_event *ev) {
 static bool pop(st_reader *r, tw_event *ev) {
     while (r->qn && ready(&r->q[r->qhead])) {
         item_release(&r->cur);
+        r->lent = NULL;
         const st_item *it = &r->q[r->qhead];
         tw_event_copy(&r->cur.ev, &it->ev);
         r->cur.scope = it->scope;
@@ -534,6 +537,7 @@ static st_item *hit_item(st_reader *r, tw_kind kind, uint16_t pid, uint64_t tid,
                          const tw_loc *loc) {
     if (r->qn || r->nopen) return push(r, kind, pid, tid, ts, loc);
     item_release(&r->cur);
+    r->lent = NULL;
     init_item(&r->cur, kind, pid, tid, ts, loc);
     r->direct = true;
     return &r->cur;
@@ -697,6 +701,13 @@ static void sloc(st_reader *r, st_proc *p, const unsigned char *pl, st_text *run
         scope_unref(s);
         return;
     }
+    if (old && old == r->lent) {
+        /* plain_hit()'s last event points into it, and stays valid until
+         * the next event: r->cur takes the table's reference till then */
+        r->cur.scope = old;
+        r->lent = NULL;
+        return;
+    }
     scope_unref(old);
 }
 
@@ -811,8 +822,9 @@ static void buffer(st_reader *r, const unsigned char *b) {
  * worked out already (s->cached), at a time that fits, while no event waits
  * and no INFO run is open.  plain_hit() reads it straight into the caller's
  * event; any other buffer it leaves to buffer() (false), having changed
- * nothing.  For the buffers it takes, the event and the state are those
- * buffer() and deliver() would give.
+ * nothing.  For the buffers it takes, the event, the reports and the state
+ * are those buffer() and deliver() would give, but for how the checkpoint
+ * is kept alive for the event (r->lent, not r->cur).
  */
 static TW_INLINE bool plain_hit(st_reader *r, const unsigned char *b, tw_event *ev) {
     st_proc *p = r->last_proc;
@@ -833,9 +845,11 @@ static TW_INLINE bool plain_hit(st_reader *r, const unsigned char *b, tw_event *
     if (low) *low = (uint64_t)seq + 1;
     else *slot = (void *)((uintptr_t)seq + 1);
     p->last_ts = ts;
-    /* The event points into s, which p->low_scopes holds until a buffer
-     * read by a later call redefines it: r->cur need not hold it too. */
+    /* The event points into s, which p->low_scopes holds; no reference is
+     * taken for it (r->cur is emptied instead), and a SLOC that redefines
+     * s before the next event moves the table's reference to r->cur. */
     if (r->cur.scope || r->cur.file || r->cur.msg) item_release(&r->cur);
+    r->lent = s;
     uint64_t rec = r->rec++;
     tw_event_clear(ev);
     ev->kind = hit_kind(r, 0, s);

@@ -13,7 +13,7 @@
     X(rtl_header) X(rtl_records) X(rtl_messages) X(rtl_subscopes_option)                \
     X(rtl_wraparound) X(rtl_bad_lines) X(rtl_interleaved) X(rtl_interleaved_deep) X(rtl_pid_from_name)          \
     X(rtl_trailer_reopen) X(rtl_writer) X(writer_losses) X(writer_extremes) X(rtl_writer_ambiguities) X(name_limit) X(transient_names)                                               \
-    X(lms_basic) X(lms_negative_diff) X(lms_mapping_problems) X(lms_largest_id) X(lms_legacy)            \
+    X(stacktrack_event_outlives_eof) X(lms_basic) X(lms_negative_diff) X(lms_mapping_problems) X(lms_largest_id) X(lms_legacy)            \
     X(lms_bad_lines) X(lms_writer)                                                      \
     X(jsonl_reader_fields) X(jsonl_reader_strings) X(jsonl_reader_errors)              \
     X(jsonl_writer_bytes) X(jsonl_hostile_keys) X(jsonl_ranges) X(source_merge) X(source_threads_min_bytes) X(source_drop_details) X(source_merge_unanchored) X(source_merge_extreme) \

@@ -319,11 +319,13 @@ high_keys() {
 # below 1024 already delivered), held to the general path around it: each
 # first hit of a checkpoint or thread, threads 7 (by index) and 4000
 # (hashed), a hit while an INFO run is open and after it ends, a checkpoint
-# defined again, an undefined one, an exit flag, hits alternating between
-# two processes (the second at 3 ticks per microsecond, not a whole number
-# of nanoseconds per tick), a sequence number going back and a time that
-# does not fit (in each process), each on a hit the fast path would
-# otherwise take.
+# defined again, an undefined one, one with neither file nor line, an exit
+# flag, hits alternating between two processes (the second at 3 ticks per
+# microsecond, not a whole number of nanoseconds per tick, and starting two
+# seconds after the first), a sequence number going back and times that do
+# not fit (one in each process), each on a hit the fast path would
+# otherwise take.  The same buffers are written big-endian and 32 bytes
+# wide, and read with other checkpoint styles and as instants.
 plain_hits() {
     prologue 0x0005
     timetype 0x0005 1000000000 0
@@ -334,6 +336,8 @@ plain_hits() {
     sloc 0x0005 1 3 3 20 1 'inner'
     sloc 0x0005 1 4 4 21 1 'inner'
     sloc 0x0005 1 5 6 30 1
+    floc 0x0005 1 2
+    sloc 0x0005 1 6 6 0 2
     hit 0x0005 2 110 1 7
     hit 0x0005 3 120 3 7
     hit 0x0005 4 130 1 4000
@@ -348,23 +352,28 @@ plain_hits() {
     hit 0x0005 12 190 3 7
     hit 0x0005 13 200 4 7 0x0400
     hit 0x0005 14 210 9 7
+    hit 0x0005 15 212 6 7
+    hit 0x0005 16 214 6 7
     timetype 0x0006 3000000 0
+    timeinfo 0x0006 0 1700000002
     floc 0x0006 1 1 'q.c'
     sloc 0x0006 1 1 3 40 1 'other'
     sloc 0x0006 1 2 4 41 1 'other'
     hit 0x0006 2 30 1 7
-    hit 0x0005 15 220 3 7
+    hit 0x0005 17 220 3 7
     hit 0x0006 3 33 2 7
     hit 0x0006 4 36 1 7
     hit 0x0006 5 40 2 7
     hit 0x0006 6 9223372036854775807 1 7
     hit 0x0006 7 50 1 7
-    hit 0x0005 14 230 4 7
-    hit 0x0005 16 240 3 7
-    hit 0x0005 17 9223372036854775807 4 7
-    hit 0x0005 18 250 4 7
-    hit 0x0005 19 260 2 4000
+    hit 0x0005 16 230 4 7
+    hit 0x0005 18 240 3 7
+    hit 0x0005 19 9223372036854775807 4 7
+    hit 0x0005 20 250 4 7
+    hit 0x0005 21 260 2 4000
 }
+
+plain_hits_wide() { BE=1; ENTRY=32; plain_hits; BE=0; ENTRY=24; }
 
 # Seventy processes, each with checkpoint 1023 hit on thread 1023: the
 # reader's by-index arrays have room for 64 such processes, so the last
@@ -518,6 +527,9 @@ info_window >"$out/bad/info-window.tlg"
 undefined_scope >"$out/bad/undefined-scope.tlg"
 high_keys >"$out/bad/high-keys.tlg"
 plain_hits >"$out/bad/plain-hits.tlg"
+plain_hits >"$out/bad/plain-hits-styles.tlg"
+plain_hits >"$out/bad/plain-hits-instants.tlg"
+plain_hits_wide >"$out/bad/plain-hits-wide.tlg"
 many_processes >"$out/bad/many-processes.tlg"
 many_problems >"$out/bad/many-problems.tlg"
 undefined_file >"$out/bad/undefined-file.tlg"
