@@ -136,9 +136,16 @@ static int open_names(bin_reader *r) {
     return t1_open(&nctx, true, &r->names);
 }
 
+/* (field by field: an initializer of the 48 bytes may become a `rep stos`
+ * in the per-record path, plain_record()) */
 static tw_loc rec_loc(const bin_reader *r, uint64_t rec) {
-    tw_loc loc = {.file = r->file, .kind = TW_LOC_BINARY, .offset = rec * REC, .record = rec,
-                  .length = REC};
+    tw_loc loc;
+    loc.file = r->file;
+    loc.line = loc.col = 0;
+    loc.offset = rec * REC;
+    loc.record = rec;
+    loc.kind = TW_LOC_BINARY;
+    loc.length = REC;
     return loc;
 }
 
@@ -219,13 +226,7 @@ static TW_INLINE bool plain_record(bin_reader *r, const unsigned char *p, tw_eve
         type = w >> 24 & 0xF;
     }
     if (type > 3) return false; /* W */
-    tw_loc loc; /* rec_loc(), field by field */
-    loc.file = r->file;
-    loc.line = loc.col = 0;
-    loc.offset = r->rec * REC;
-    loc.record = r->rec;
-    loc.kind = TW_LOC_BINARY;
-    loc.length = REC;
+    tw_loc loc = rec_loc(r, r->rec);
     if (!t1_plain_entry(r->names, le32(p), CODES[type], tid, (int64_t)le64(p + 16), &loc, ev))
         return false;
     r->rec++;
