@@ -7,7 +7,7 @@
  *
  * The inputs are opened as `tracewright stats` opens them (format detected,
  * instant names not interned), and every event is fetched with
- * tw_source_next() and dropped.  With --threads 2 the readers run on a
+ * tw_source_next_ref(), as the commands fetch them, and dropped.  With --threads 2 the readers run on a
  * second thread and hand their events over, as the commands do by default
  * on two CPUs; the default is one thread.  Prints the number of events on
  * standard output.  Warnings and notes are counted, not printed (their
@@ -51,9 +51,9 @@ int main(int argc, char **argv) {
     int rc = 2;
     if (tw_source_open((const char *const *)(argv + first), (size_t)(argc - first), &so, tab,
                        &diag, &src) == TW_OK) {
-        tw_event ev;
+        const tw_event *ev;
         int r;
-        while ((r = tw_source_next(src, &ev)) == TW_OK) {
+        while ((r = tw_source_next_ref(src, &ev)) == TW_OK) {
         }
         printf("%llu\n", (unsigned long long)tw_source_event_count(src));
         if (r == TW_EOF) rc = 0;

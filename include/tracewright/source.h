@@ -62,6 +62,11 @@ int tw_source_open(const char *const *paths, size_t n, const tw_source_opts *o,
                    tw_strtab *strtab, tw_diag_sink *diag, tw_source **out);
 /* The next event in time order: TW_OK, TW_EOF or TW_ERR (reported). */
 int tw_source_next(tw_source *src, tw_event *ev);
+/* The same without copying the event: on TW_OK, *ev points to it, and it
+ * stays valid until the next call on src (or tw_source_close()).  When the
+ * events are read ahead, this is the event where the reading thread put it,
+ * which saves copying every event once more on the consumer's side. */
+int tw_source_next_ref(tw_source *src, const tw_event **ev);
 /* Trace information of the merged stream. */
 const tw_trace_info *tw_source_info(const tw_source *src);
 size_t tw_source_input_count(const tw_source *src);

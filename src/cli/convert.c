@@ -180,11 +180,11 @@ int cmd_convert(int argc, char **argv) {
     int pmode = rd.progress;
     if (pmode == CLI_PROGRESS_AUTO && out && cli_shares_stderr(out->fd)) pmode = CLI_PROGRESS_OFF;
     cli_progress_start(src, pmode, out);
-    tw_event ev;
+    const tw_event *ev;
     int r;
-    while ((r = tw_source_next(src, &ev)) == TW_OK) {
+    while ((r = tw_source_next_ref(src, &ev)) == TW_OK) {
         cli_progress_tick();
-        if (tw_writer_event(w, &ev) != TW_OK) {
+        if (tw_writer_event(w, ev) != TW_OK) {
             r = TW_ERR;
             break;
         }

@@ -94,11 +94,11 @@ int cli_profile_inputs(char *const *paths, size_t n, const cli_reading *rd, cli_
         goto done;
     tw_stats_set_jitter(stats, cli_jitter(rd, src));
     cli_progress_start(src, rd->progress, NULL);
-    tw_event ev;
+    const tw_event *ev;
     int r;
-    while ((r = tw_source_next(src, &ev)) == TW_OK) {
+    while ((r = tw_source_next_ref(src, &ev)) == TW_OK) {
         cli_progress_tick();
-        if (tw_stats_event(stats, &ev) != TW_OK) goto done;
+        if (tw_stats_event(stats, ev) != TW_OK) goto done;
     }
     cli_progress_end();
     if (r != TW_ERR && tw_stats_finish(stats) != TW_OK) r = TW_ERR;

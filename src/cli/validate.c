@@ -233,11 +233,11 @@ static bool check(const char *path, const cli_reading *rd, validator *v) {
         goto done;
     }
     cli_progress_start(src, rd->progress, v->out);
-    tw_event ev;
+    const tw_event *ev;
     int r;
-    while ((r = tw_source_next(src, &ev)) == TW_OK) {
+    while ((r = tw_source_next_ref(src, &ev)) == TW_OK) {
         cli_progress_tick();
-        if (tw_stats_event(stats, &ev) != TW_OK) goto done;
+        if (tw_stats_event(stats, ev) != TW_OK) goto done;
     }
     cli_progress_end();
     ok = r == TW_EOF && tw_stats_finish(stats) == TW_OK;

@@ -288,7 +288,7 @@ bool tw_pump_start(tw_pump *p, tw_pump_fn fn, tw_pump_bytes_fn bytes_fn, void *u
     return true;
 }
 
-int tw_pump_next(tw_pump *p, tw_event *ev) {
+int tw_pump_next(tw_pump *p, const tw_event **ev) {
     for (;;) {
         if (p->end) return p->end;
         batch *b = p->reading;
@@ -304,7 +304,7 @@ int tw_pump_next(tw_pump *p, tw_event *ev) {
         while (p->rdi < b->ndiags && b->diags[p->rdi].before <= p->ri)
             tw_diag_forward(p->out, &b->diags[p->rdi++].d);
         if (p->ri < b->n) {
-            tw_event_copy(ev, &b->ev[p->ri++]);
+            *ev = &b->ev[p->ri++];  /* the batch is given back at the next call */
             return TW_OK;
         }
         /* the batch is used up: say what could not be kept, give it back */

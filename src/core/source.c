@@ -41,6 +41,7 @@ struct tw_source {
     /* the consumer's, on lines of their own: the fields above are the
      * reading thread's (see tw_calloc_lines) */
     _Alignas(TW_LINE_PAIR) uint64_t events;
+    tw_event ev;          /* tw_source_next_ref()'s, read on this thread */
     tw_pump *pump;        /* reading ahead on a second thread, or NULL */
     bool started;         /* tw_pump_start() was tried, or will not be */
     bool threaded;        /* and it runs */
@@ -336,10 +337,23 @@ static TW_NOINLINE void consider_threads(tw_source *s) {
     }
 }
 
-int tw_source_next(tw_source *s, tw_event *ev) {
+int tw_source_next_ref(tw_source *s, const tw_event **ev) {
     if (s->pump && !s->started) consider_threads(s);
-    int rc = s->threaded ? tw_pump_next(s->pump, ev) : next_event(s, ev);
+    int rc;
+    if (s->threaded) {
+        rc = tw_pump_next(s->pump, ev);
+    } else {
+        rc = next_event(s, &s->ev);
+        *ev = &s->ev;
+    }
     s->events += rc == TW_OK;
+    return rc;
+}
+
+int tw_source_next(tw_source *s, tw_event *ev) {
+    const tw_event *e;
+    int rc = tw_source_next_ref(s, &e);
+    if (rc == TW_OK) tw_event_copy(ev, e);
     return rc;
 }
 

@@ -262,6 +262,103 @@ void test_source_drop_details(void) {
     unlink(path);
 }
 
+/* tw_source_next_ref(): the events, and the diagnostics between them, as
+ * tw_source_next() gives them, on one thread and read ahead, over several of
+ * the pump's batches (read ahead, each event is read in place in its batch),
+ * each diagnostic between the same two events. */
+typedef struct ref_seen {
+    int64_t ts[3200];
+    int kind[3200];
+    uint64_t line[3200];
+    char name[3200][8];
+    int n;
+    uint64_t diag_line[8];
+    int diag_after[8];  /* events delivered before the diagnostic came */
+    int ndiags;
+} ref_seen;
+
+static void ref_diag(void *user, const tw_diag *d) {
+    ref_seen *s = user;
+    if (s->ndiags < 8 && strcmp(d->rule_id, "rtl-no-trailer") != 0) {
+        s->diag_line[s->ndiags] = d->loc.line;
+        s->diag_after[s->ndiags++] = s->n;
+    }
+}
+
+static void ref_read(const char *path, bool threads, bool by_ref, ref_seen *s) {
+    memset(s, 0, sizeof *s);
+    tw_source_opts o = {.threads = threads};
+    tw_diag_sink sink = {.fn = ref_diag, .user = s};
+    tw_strtab *st = tw_strtab_new();
+    tw_source *src;
+    if (tw_source_open(&path, 1, &o, st, &sink, &src) != TW_OK) {
+        CHECK(!"the source opens");
+        tw_strtab_free(st);
+        return;
+    }
+    tw_event copy;
+    const tw_event *e = &copy;
+    int rc;
+    while ((rc = by_ref ? tw_source_next_ref(src, &e) : tw_source_next(src, &copy)) == TW_OK &&
+           s->n < 3200) {
+        s->ts[s->n] = e->ts;
+        s->kind[s->n] = e->kind;
+        s->line[s->n] = e->loc.line;
+        snprintf(s->name[s->n], sizeof s->name[0], "%s", e->name->s);
+        s->n++;
+    }
+    CHECK_EQ_I(rc, TW_EOF);
+    CHECK(tw_source_reading_ahead(src) == threads);
+    CHECK_EQ_U(tw_source_event_count(src), (uint64_t)s->n);
+    tw_source_close(src);
+    tw_strtab_free(st);
+}
+
+void test_source_next_ref(void) {
+    /* 1500 scopes of 25 names, 3000 events, with a line that is no record
+     * after every 500th scope */
+    size_t cap = 64 << 10, len = 0;
+    char *log = malloc(cap);
+    if (!log) {
+        CHECK(!"memory");
+        return;
+    }
+    len += (size_t)snprintf(log + len, cap - len, "%s", THREADS_LOG_HEAD);
+    for (int i = 0; i < 1500; i++) {
+        len += (size_t)snprintf(log + len, cap - len, "%06d 1 { s%d\n%06d 1 } s%d\n", i * 2,
+                                i % 25, i * 2 + 1, i % 25);
+        if (i % 500 == 499) len += (size_t)snprintf(log + len, cap - len, "no record\n");
+    }
+    CHECK(len < cap - 1);
+    const char *path = tu_tempfile(0, "_1.log", log, len);
+    free(log);
+    static ref_seen want, got;
+    ref_read(path, false, false, &want);
+    CHECK_EQ_I(want.n, 3000);
+    CHECK_EQ_I(want.ndiags, 3);
+    CHECK_EQ_I(want.diag_after[0], 1000);
+    CHECK_EQ_U(want.diag_line[0], 1004);
+    CHECK_EQ_U(want.line[2999], 3005);
+    CHECK_STR(want.name[2999], "s24");
+    for (int mode = 0; mode < 3; mode++) {
+        /* by reference on one thread, by reference and by copy read ahead */
+        ref_read(path, mode > 0, mode < 2, &got);
+        CHECK_EQ_I(got.n, want.n);
+        CHECK_EQ_I(got.ndiags, want.ndiags);
+        for (int i = 0; i < got.ndiags && i < want.ndiags; i++) {
+            CHECK_EQ_I(got.diag_after[i], want.diag_after[i]);
+            CHECK_EQ_U(got.diag_line[i], want.diag_line[i]);
+        }
+        int bad = -1;
+        for (int i = 0; i < got.n && i < want.n && bad < 0; i++)
+            if (got.ts[i] != want.ts[i] || got.kind[i] != want.kind[i] ||
+                got.line[i] != want.line[i] || strcmp(got.name[i], want.name[i]) != 0)
+                bad = i;
+        CHECK_EQ_I(bad, -1);
+    }
+    unlink(path);
+}
+
 /* Merge two texts saved as temporary files named ...SUFFIX, in that order. */
 static void merge_two(const char *a, const char *sa, const char *b, const char *sb, merged *m) {
     const char *pa = tu_tempfile(0, sa, a, strlen(a));
