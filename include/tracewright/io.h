@@ -84,6 +84,21 @@ typedef struct tw_line {
 int tw_input_getline(tw_input *in, tw_line *line);
 
 /*
+ * Lines read in place, for a reader's commonest line.  tw_input_window()
+ * shows the bytes after the cursor that are in memory already (it reads
+ * none), at most one more than the longest line allowed: a line found in
+ * them that ends in an LF is one tw_input_getline() would return whole.
+ * tw_input_take_line() then consumes such a line of `len` bytes (not
+ * counting its LF; it must not end in a CR) and its LF, and sets *line as
+ * tw_input_getline() would have.  Nothing is consumed until it is called.
+ * A window stays valid until the next call on the input other than
+ * tw_input_take_line(); what is left of it after the lines taken is a
+ * window too.
+ */
+size_t tw_input_window(tw_input *in, const unsigned char **p);
+void tw_input_take_line(tw_input *in, size_t len, tw_line *line);
+
+/*
  * Binary access: make up to `want` bytes at the current position available
  * at *p and set *got (fewer than `want` only at the end of the input).
  * Returns 0, or -1 on a read error (reported).  `want` may not exceed

@@ -368,6 +368,29 @@ int tw_input_getline(tw_input *in, tw_line *line) {
     return in->mode == MODE_STREAM ? getline_stream(in, line) : getline_mem(in, line);
 }
 
+size_t tw_input_window(tw_input *in, const unsigned char **p) {
+    size_t avail;
+    if (in->mode == MODE_STREAM) {
+        *p = in->buf + stream_index(in);
+        avail = in->end - stream_index(in);
+    } else {
+        *p = in->data + in->pos;
+        avail = in->pos < in->len ? in->len - (size_t)in->pos : 0;
+    }
+    return avail <= in->max_line ? avail : in->max_line + 1;
+}
+
+void tw_input_take_line(tw_input *in, size_t len, tw_line *line) {
+    line->s = (const char *)(in->mode == MODE_STREAM ? in->buf + stream_index(in)
+                                                     : in->data + in->pos);
+    line->len = len;
+    line->no = ++in->lineno;
+    line->offset = in->pos;
+    line->eol = true;
+    in->pos += len + 1;
+    release_behind(in);
+}
+
 /* ---- bytes --------------------------------------------------------------- */
 
 int tw_input_peek(tw_input *in, size_t want, const unsigned char **p, size_t *got) {

@@ -282,6 +282,22 @@ static TW_INLINE const char *tw_scan_dec_eol(const char *p, uint64_t *v) {
     *v = x;
     return p == b || p - b > 18 ? NULL : p;
 }
+/* tw_scan_dec_eol() where the memory may end right after the digits (a
+ * line read in place): it reads at most the 19 bytes at p. */
+static TW_INLINE const char *tw_scan_dec_max(const char *p, uint64_t *v) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t w = tw_load64(p), nondigit = tw_nondigits(w);
+    if (nondigit) {  /* fewer than eight digits, from one load */
+        unsigned k = (unsigned)__builtin_ctzll(nondigit) / 8;
+        if (k == 0) return NULL;
+        *v = tw_swar_digits(w, k);
+        return p + k;
+    }
+#endif
+    bool ovf;
+    size_t k = tw_scan_u64(p, 19, v, &ovf);
+    return k == 0 || k > 18 ? NULL : p + k;
+}
 /* The whole of s[0..n) as an unsigned / signed decimal (optional '-' for
  * signed); false if empty, not all digits, or out of range. */
 static TW_INLINE bool tw_parse_u64(const char *s, size_t n, uint64_t *out) {

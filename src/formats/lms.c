@@ -74,6 +74,10 @@ typedef struct lms_reader {
     tw_u64map reported;   /* ids reported as unmapped */
     uint64_t next_id;     /* the id the next new mapping should have */
     bool legacy_noted;
+    /* the input's window for lines read in place (tw_input_window()), kept
+     * from one line to the next; nwin 0 once a line was read otherwise */
+    const unsigned char *win;
+    size_t nwin;
 } lms_reader;
 
 static int lms_open(const tw_read_ctx *ctx, void **state) {
@@ -303,11 +307,46 @@ static TW_INLINE bool plain_line(lms_reader *r, const tw_line *l, tw_event *ev) 
     return true;
 }
 
+/* plain_line() of the line at the cursor, read in place (tw_input_window())
+ * before any line reader looks for its end: the same lines, with the same
+ * event, when they end in an LF, and nothing consumed for any other (which
+ * tw_input_getline() then reads).  The two numbers are scanned within the
+ * first 41 bytes, so a window of at least INPLACE_MIN holds all it reads;
+ * nearer the input's end the lines go the usual way. */
+#define INPLACE_MIN 48
+static TW_INLINE bool plain_inplace(lms_reader *r, tw_event *ev) {
+    if (r->nwin < INPLACE_MIN && (r->nwin = tw_input_window(r->ctx.in, &r->win)) < INPLACE_MIN)
+        return false;
+    const char *s = (const char *)r->win, *p;
+    const tw_str *name;
+    uint64_t id, v;
+    if ((s[0] != '0' && s[0] != '1') || s[1] != ',' || !(p = tw_scan_dec_max(s + 2, &id)) ||
+        *p != ',' || !(name = tw_idcache_get(&r->small, id)))
+        return false;
+    p++;
+    bool neg = *p == '-';
+    if (!(p = tw_scan_dec_max(p + neg, &v)) || *p != '\n') return false;
+    int64_t cum, ts;
+    if (!tw_add_i64(r->cum_us, neg ? -(int64_t)v : (int64_t)v, &cum) ||
+        !tw_to_ns(cum, TW_NS_PER_US, &ts))
+        return false;
+    tw_line l;
+    size_t len = (size_t)(p - s);
+    tw_input_take_line(r->ctx.in, len, &l);
+    r->win += len + 1;  /* what is left of the window is one */
+    r->nwin -= len + 1;
+    record_event(r, &l, ev, name, cum, ts);
+    return true;
+}
+
 static int lms_next(void *state, tw_event *ev) {
     lms_reader *r = state;
     tw_line l;
     for (;;) {
-        int rc = tw_read_line(&r->ctx, &l);
+        if (tw_diag_stopped(r->ctx.diag)) return TW_ERR;
+        if (plain_inplace(r, ev)) return TW_OK;
+        r->nwin = 0;  /* the next call asks for the window again */
+        int rc = tw_input_getline(r->ctx.in, &l);
         if (rc < 0) return TW_ERR;
         if (rc == 0) return TW_EOF;
         if (plain_line(r, &l, ev) || lms_line(r, &l, ev)) return TW_OK;

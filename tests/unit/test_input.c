@@ -109,6 +109,66 @@ void test_input_lines_stream(void) {
     CHECK_EQ_U(d.n, 0);
 }
 
+/* Lines read in place (tw_input_window, tw_input_take_line) mixed with
+ * tw_input_getline: the same line numbers and offsets as getline alone, in
+ * memory, through mmap and as a stream; the window is capped at one byte
+ * more than the longest line allowed. */
+static void check_window(tw_input *in) {
+    const unsigned char *w;
+    size_t n = tw_input_window(in, &w);
+    CHECK_EQ_U(n, 9);  /* "ab\ncdef\ngh" capped at max_line + 1 */
+    CHECK_MEM(w, 3, "ab\n");
+    tw_line l;
+    tw_input_take_line(in, 2, &l);
+    CHECK_MEM(l.s, l.len, "ab");
+    CHECK_EQ_U(l.no, 1);
+    CHECK_EQ_U(l.offset, 0);
+    CHECK(l.eol);
+    CHECK_EQ_U(tw_input_offset(in), 3);
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);  /* getline goes on after it */
+    CHECK_MEM(l.s, l.len, "cdef");
+    CHECK_EQ_U(l.no, 2);
+    CHECK_EQ_U(l.offset, 3);
+    n = tw_input_window(in, &w);
+    CHECK_EQ_U(n, 6);  /* what is left: "gh\nij\n" */
+    CHECK_MEM(w, n, "gh\nij\n");
+    tw_input_take_line(in, 2, &l);
+    CHECK_EQ_U(l.no, 3);
+    CHECK_EQ_U(l.offset, 8);
+    tw_input_take_line(in, 2, &l);  /* a second line from the same window */
+    CHECK_MEM(l.s, l.len, "ij");
+    CHECK_EQ_U(l.no, 4);
+    CHECK_EQ_U(l.offset, 11);
+    CHECK_EQ_U(tw_input_window(in, &w), 0);
+    CHECK_EQ_I(tw_input_getline(in, &l), 0);
+}
+
+void test_input_window(void) {
+    static const char text[] = "ab\ncdef\ngh\nij\n";
+    tu_diags d;
+    tu_diags_init(&d);
+    tw_input_opts o = {.max_line = 8};
+    tw_input *in;
+    CHECK(tw_input_open_mem(text, sizeof text - 1, "mem", &o, &d.sink, &in) == 0);
+    check_window(in);
+    tw_input_close(in);
+    const char *path = tu_tempfile(0, ".txt", text, sizeof text - 1);
+    for (int stream = 0; stream < 2; stream++) {
+        o.no_mmap = stream;
+        CHECK(tw_input_open(path, &o, &d.sink, &in) == 0);
+        if (stream) {  /* a stream shows what it has read: nothing before a read */
+            const unsigned char *w;
+            CHECK_EQ_U(tw_input_window(in, &w), 0);
+            const unsigned char *h;
+            CHECK_EQ_U(tw_input_head(in, &h), sizeof text - 1);
+        }
+        check_window(in);
+        tw_input_close(in);
+    }
+    unlink(path);
+    CHECK_EQ_U(d.n, 0);
+}
+
 void test_input_long_lines(void) {
     static const char text[] = "short\n0123456789abcdef\nok\n0123456789abcdefXX";
     tw_input_opts o = {.max_line = 12};
