@@ -339,13 +339,8 @@ static TW_NOINLINE void consider_threads(tw_source *s) {
 
 int tw_source_next_ref(tw_source *s, const tw_event **ev) {
     if (s->pump && !s->started) consider_threads(s);
-    int rc;
-    if (s->threaded) {
-        rc = tw_pump_next(s->pump, ev);
-    } else {
-        rc = next_event(s, &s->ev);
-        *ev = &s->ev;
-    }
+    *ev = &s->ev;  /* read on this thread; the pump points elsewhere */
+    int rc = s->threaded ? tw_pump_next(s->pump, ev) : next_event(s, &s->ev);
     s->events += rc == TW_OK;
     return rc;
 }
