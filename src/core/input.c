@@ -371,8 +371,8 @@ int tw_input_getline(tw_input *in, tw_line *line) {
 size_t tw_input_window(tw_input *in, const unsigned char **p) {
     size_t avail;
     if (in->mode == MODE_STREAM) {
-        *p = in->buf + stream_index(in);
         avail = in->end - stream_index(in);
+        *p = avail ? in->buf + stream_index(in) : in->buf;  /* NULL before the first read */
     } else {
         *p = in->data + in->pos;
         avail = in->pos < in->len ? in->len - (size_t)in->pos : 0;
