@@ -13,7 +13,7 @@
 #   make interop     the viewer writers' output loaded by the programs that read it
 #                    (trace_engine, speedscope, babeltrace2, Chromium; installed once)
 #   make screenshots the pictures of the last interop run copied into docs/images/
-#   make bench       the benchmark (bench/run.sh): wc -l, cat, awk, stats and
+#   make bench       the benchmark (bench/run.sh): wc -l, cat, awk, untuned C, stats and
 #                    conversions on generated inputs of every format; SIZE=1G
 #                    per format (k/M/G), RUNS=3, BENCH_FORMATS="rtl lms ...",
 #                    BENCH_ARGS= (e.g. --no-awk); inputs kept in build/bench-data
@@ -115,7 +115,8 @@ run: $(BIN)
 	@echo '$$ tracewright convert -t jsonl examples/control-loop.csv | head -n 4'
 	@$(BIN) convert -t jsonl examples/control-loop.csv | head -n 4
 
-test: $(BIN) $(UNIT) $(SARIF_CHECK) $(PROJECT) $(BUILD)/bench/gen $(BUILD)/bench/drain replay
+test: $(BIN) $(UNIT) $(SARIF_CHECK) $(PROJECT) $(BUILD)/bench/gen $(BUILD)/bench/drain \
+      $(BUILD)/bench/untuned replay
 	@sh tests/run.sh $(BUILD) build-san
 
 sanitize:
@@ -129,7 +130,8 @@ valgrind:
 	@$(MAKE) --no-print-directory BUILD=$(VG_BUILD) CFLAGS="-O1 -g" valgrind-bins
 	@sh tests/valgrind/run.sh $(VG_BUILD)
 
-valgrind-bins: $(BIN) $(UNIT) $(SARIF_CHECK) $(PROJECT) $(BUILD)/bench/gen $(BUILD)/bench/drain
+valgrind-bins: $(BIN) $(UNIT) $(SARIF_CHECK) $(PROJECT) $(BUILD)/bench/gen $(BUILD)/bench/drain \
+               $(BUILD)/bench/untuned
 
 # Static checks; LINT_BUILD keeps cppcheck's cache and clang-tidy's reports,
 # LINT_FILES="src/core/json.c ..." checks only those sources.
@@ -167,9 +169,10 @@ screenshots:
 	@mkdir -p docs/images
 	cp $(BUILD)/interop/screenshots/*.png docs/images/
 
-# The benchmark's own programs: the input generator, the timer, and the
-# reading alone through the library (drain).
-BENCH_BINS := $(BUILD)/bench/gen $(BUILD)/bench/measure $(BUILD)/bench/drain
+# The benchmark's own programs: the input generator, the timer, the
+# reading alone through the library (drain) and the untuned C yardstick.
+BENCH_BINS := $(BUILD)/bench/gen $(BUILD)/bench/measure $(BUILD)/bench/drain \
+              $(BUILD)/bench/untuned
 SIZE          ?= 1G
 RUNS          ?= 3
 BENCH_FORMATS ?= rtl lms coreprofiler text1 text1-bin stacktrack

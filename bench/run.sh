@@ -10,6 +10,7 @@
 #     --data DIR       where the generated inputs are kept (default BUILD_DIR/bench-data);
 #                      an input is generated once per (format, size, seed)
 #     --no-awk         skip the awk script (it takes minutes on 1 GB)
+#     --no-untuned     skip the untuned C (bench/untuned.c)
 #     --rss-sizes "S.." instead of the table: peak RSS of `stats` and
 #                      `convert -t chrome` on each size (e.g. "100M 1G 10G")
 #     --instr          instead of the table: instructions per event under
@@ -17,7 +18,10 @@
 #
 # The table gives, per format and command: the median wall time, MB/s of
 # input, million events/s, peak RSS (getrusage, mapped file pages count),
-# the time as a multiple of `wc -l`'s and how many times faster than awk.
+# the time as a multiple of `wc -l`'s, and how many times faster than awk
+# and than the untuned C (bench/untuned.c: the same statistics in plain C,
+# for rtl, lms, stacktrack and text1-bin; the targets ask for twice its
+# speed).
 # "read only" is the reading alone (bench/drain.c: the events are read
 # through the library on one thread and dropped), the floor under `stats`.
 # Inputs are read from the page cache (each is read through, untimed,
@@ -39,6 +43,7 @@ runs=3
 formats="rtl lms coreprofiler text1 text1-bin stacktrack"
 data=$build/bench-data
 awk_too=1
+untuned_too=1
 rss_sizes=
 instr=0
 while [ $# -gt 0 ]; do
@@ -49,6 +54,7 @@ while [ $# -gt 0 ]; do
     --formats) formats=$2; shift 2 ;;
     --data) data=$2; shift 2 ;;
     --no-awk) awk_too=0; shift ;;
+    --no-untuned) untuned_too=0; shift ;;
     --rss-sizes) rss_sizes=$2; shift 2 ;;
     --instr) instr=1; shift ;;
     *) echo "bench/run.sh: unknown option '$1'" >&2; exit 2 ;;
@@ -59,7 +65,8 @@ tw=$build/tracewright
 gen=$build/bench/gen
 measure=$build/bench/measure
 drain=$build/bench/drain
-for b in "$tw" "$gen" "$measure" "$drain"; do
+untuned=$build/bench/untuned
+for b in "$tw" "$gen" "$measure" "$drain" "$untuned"; do
     [ -x "$b" ] || { echo "bench/run.sh: $b is missing (make bench builds it)" >&2; exit 2; }
 done
 mkdir -p "$data"
@@ -147,7 +154,8 @@ if [ -n "$rss_sizes" ]; then
 fi
 
 echo "tracewright benchmark: $(uname -srm), $(nproc 2>/dev/null || echo '?') cores, size $size, seed $seed, median of $runs runs"
-printf '%-13s %-22s %9s %9s %9s %10s %8s %8s\n' format command seconds MB/s "M ev/s" "RSS KiB" "x wc -l" "awk/x"
+printf '%-13s %-22s %9s %9s %9s %10s %8s %8s %8s\n' format command seconds MB/s "M ev/s" "RSS KiB" "x wc -l" \
+    "awk/x" "unt/x"
 for fmt in $formats; do
     f=$(make_input "$fmt" "$size")
     bytes=$(bytes_of "$f")
@@ -155,6 +163,7 @@ for fmt in $formats; do
     other=$(other_of "$fmt")
     wc_s=
     awk_s=
+    unt_s=
     row() {  # label, then measure's arguments; the commands' warnings go to a log
         label=$1
         shift
@@ -165,21 +174,28 @@ for fmt in $formats; do
         status=$4
         [ -n "$wc_s" ] || wc_s=$secs
         awk -v fmt="$fmt" -v label="$label" -v s="$secs" -v b="$bytes" -v n="$n" -v rss="$rss" \
-            -v wc="$wc_s" -v aw="${awk_s:-0}" -v st="$status" 'BEGIN {
+            -v wc="$wc_s" -v aw="${awk_s:-0}" -v un="${unt_s:-0}" -v st="$status" 'BEGIN {
             if (s <= 0) s = 1e-6
             ratio = sprintf("%.2f", s / wc)
             faster = aw > 0 ? sprintf("%.1f", aw / s) : "-"
+            unfaster = un > 0 && label ~ /^(stats|read)/ ? sprintf("%.2f", un / s) : "-"
             note = st == 0 || label ~ /^(wc|cat|awk)/ ? "" : sprintf("  (exit %d)", st)
-            printf "%-13s %-22s %9.3f %9.0f %9.2f %10d %8s %8s%s\n", fmt, label, s, b / s / 1e6,
-                   n / s / 1e6, rss, ratio, faster, note
+            printf "%-13s %-22s %9.3f %9.0f %9.2f %10d %8s %8s %8s%s\n", fmt, label, s, b / s / 1e6,
+                   n / s / 1e6, rss, ratio, faster, unfaster, note
         }'
         [ "$label" != awk ] || awk_s=$secs
+        [ "$label" != "untuned C" ] || unt_s=$secs
     }
     row "wc -l" -- wc -l "$f"
     row "cat >/dev/null" -- cat "$f"
     if [ "$awk_too" = 1 ] && [ "$fmt" != stacktrack ] && [ "$fmt" != text1-bin ]; then
         row awk -- awk -v fmt="$fmt" -f "$here/scope-stats.awk" "$f"
     fi
+    # the same statistics in plain, untuned C: the yardstick of the targets
+    case "$fmt" in
+    rtl | lms | stacktrack | text1-bin)
+        [ "$untuned_too" = 0 ] || row "untuned C" -- "$untuned" "$fmt" "$f" ;;
+    esac
     # by default (--threads auto) a second thread reads ahead when two CPUs
     # are usable; the row after it is one thread throughout
     row "stats" -- "$tw" stats --no-progress "$f"
