@@ -13,53 +13,14 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "stats/pairing_impl.h"
 #include "tracewright/stats.h"
-
-/* What is kept per (thread, name): how many frames of that name are open on
- * the thread (so that ends and suspends of names not open cost no stack
- * walk), and the hooks' tag. */
-typedef struct name_state {
-    uint32_t open;
-    uint32_t tag;
-} name_state;
 
 /* Names with small ids have their state in an array per thread, indexed by
  * the id; others (and all of a thread once the arrays' budget is spent) in
  * a map.  Memory grows with distinct names per thread either way. */
 #define DIRECT_MAX_IDS ((uint32_t)1 << 16)      /* per thread */
 #define DIRECT_BUDGET ((size_t)4 << 20)          /* bytes, all threads */
-
-typedef struct thread {
-    uint32_t pid;
-    uint64_t tid;
-    tw_frame *stack;
-    size_t depth, cap;
-    name_state *direct;   /* by name id, [0, ndirect) */
-    uint32_t ndirect;
-    bool mapped;          /* some of its names are in the map: no more growth */
-    bool have_ts;
-    int64_t last_ts;      /* the latest time seen on the thread */
-    int64_t high;         /* the latest time since the last backwards report */
-    int64_t preempt;      /* preempted time so far */
-    bool suspended;       /* a suspend waits to be told call or preemption */
-    int64_t suspend_ts;
-} thread;
-
-struct tw_pairing {
-    tw_pairing_hooks hooks;
-    tw_diag_sink *diag;
-    int64_t jitter;       /* tolerated inversion on a thread, ns */
-    bool late;            /* the current event was reported as going backwards */
-    thread *threads;
-    size_t nthreads, cap;
-    tw_tidmap map;        /* (pid, tid) -> index in threads */
-    size_t direct_bytes;  /* of all threads' direct arrays */
-    /* (thread index << 32 | name id) -> index + 1 in `extra`, for the names
-     * not in their thread's direct array */
-    tw_u64map extra_index;
-    name_state *extra;
-    size_t nextra, extra_cap;
-};
 
 tw_pairing *tw_pairing_new(const tw_pairing_hooks *hooks, tw_diag_sink *diag) {
     tw_pairing *p = tw_calloc_lines(1, sizeof *p);
@@ -98,14 +59,14 @@ void tw_pairing_thread(const tw_pairing *p, size_t i, uint32_t *pid, uint64_t *t
 }
 
 /* The thread (pid, tid), created on first sight; NULL when out of memory. */
-static thread *thread_of(tw_pairing *p, uint32_t pid, uint64_t tid) {
+static tw_pthread *thread_of(tw_pairing *p, uint32_t pid, uint64_t tid) {
     bool created;
     /* room for a new thread first, so that the map never names a missing one */
     if (!tw_grow(&p->threads, &p->cap, p->map.n + 1, sizeof *p->threads, 8)) return NULL;
     int64_t i = tw_tidmap_index(&p->map, pid, tid, &created);
     if (i < 0) return NULL;
     if (created) {
-        thread *t = &p->threads[i];
+        tw_pthread *t = &p->threads[i];
         memset(t, 0, sizeof *t);
         t->pid = pid;
         t->tid = tid;
@@ -130,14 +91,14 @@ static const char *where(const tw_loc *loc, char *buf, size_t n) {
 
 /* The state of `name` on thread t outside the direct array: NULL when it
  * has none and `create` is false, or when out of memory. */
-static name_state *state_slow(tw_pairing *p, thread *t, uint32_t id, bool create) {
+tw_name_state *tw_pairing_state_slow(tw_pairing *p, tw_pthread *t, uint32_t id, bool create) {
     if (!t->mapped && id < DIRECT_MAX_IDS) {
         if (!create) return NULL;  /* never created: nothing open, no tag */
         size_t n = t->ndirect ? t->ndirect : 64;
         while (n <= id) n *= 2;
         size_t more = (n - t->ndirect) * sizeof *t->direct;
         if (p->direct_bytes + more <= DIRECT_BUDGET) {
-            name_state *d = realloc(t->direct, n * sizeof *d);
+            tw_name_state *d = realloc(t->direct, n * sizeof *d);
             if (!d) return NULL;
             memset(d + t->ndirect, 0, more);
             t->direct = d;
@@ -153,27 +114,21 @@ static name_state *state_slow(tw_pairing *p, thread *t, uint32_t id, bool create
         !tw_u64map_put(&p->extra_index, key, (void *)(uintptr_t)(p->nextra + 1)))
         return NULL;
     t->mapped = true;  /* growing the array now would split this name's state */
-    name_state *ns = &p->extra[p->nextra++];
+    tw_name_state *ns = &p->extra[p->nextra++];
     memset(ns, 0, sizeof *ns);
     return ns;
 }
 
-static inline name_state *state_of(tw_pairing *p, thread *t, const tw_str *name, bool create) {
-    if (name->id < t->ndirect) return &t->direct[name->id];
-    return state_slow(p, t, name->id, create);
-}
-
 /* How many frames named `name` are open on thread t. */
-static inline uint32_t open_count(tw_pairing *p, thread *t, const tw_str *name) {
-    const name_state *ns = state_of(p, t, name, false);
+static inline uint32_t open_count(tw_pairing *p, tw_pthread *t, const tw_str *name) {
+    const tw_name_state *ns = tw_pairing_state(p, t, name, false);
     return ns ? ns->open : 0;
 }
 
 /* Close the top frame of thread t at `end`. */
-static void close_top(tw_pairing *p, thread *t, int64_t end, tw_close_how how,
+static void close_top(tw_pairing *p, tw_pthread *t, int64_t end, tw_close_how how,
                       const tw_loc *end_loc) {
     tw_frame *f = &t->stack[t->depth - 1];
-    tw_scope_times tm;
     if (end < f->begin) {
         int64_t early;
         if (!tw_sub_i64(f->begin, end, &early)) early = INT64_MAX;
@@ -185,45 +140,20 @@ static void close_top(tw_pairing *p, thread *t, int64_t end, tw_close_how how,
         }
         end = f->begin;
     }
-    if (!tw_sub_i64(end, f->begin, &tm.call)) tm.call = INT64_MAX;
-    int64_t pre = t->preempt - f->preempt0;
-    if (pre > tm.call) pre = tm.call;
-    tm.gross = tm.call - pre;
-    tm.net = tm.gross - f->child_gross;
-    if (tm.net < 0) tm.net = 0;
-    if (t->depth > 1) {
-        int64_t *cg = &t->stack[t->depth - 2].child_gross;
-        if (!tw_add_i64(*cg, tm.gross, cg)) *cg = INT64_MAX;
-    }
-    name_state *ns = state_of(p, t, f->name, false); /* exists: the frame is open */
-    ns->open--;
-    f->tag = &ns->tag;
+    tw_scope_times tm;
+    tw_pairing_close_times(p, t, f, end, &tm);
     if (p->hooks.close) p->hooks.close(p->hooks.user, f, end, how, &tm);
     t->depth--;
 }
 
-static int begin(tw_pairing *p, thread *t, const tw_event *ev) {
-    name_state *ns;
+static int begin(tw_pairing *p, tw_pthread *t, const tw_event *ev) {
+    tw_name_state *ns;
     if (!tw_grow(&t->stack, &t->cap, t->depth + 1, sizeof *t->stack, 4) ||
-        !(ns = state_of(p, t, ev->name, true))) {
+        !(ns = tw_pairing_state(p, t, ev->name, true))) {
         tw_report(p->diag, TW_R_OUT_OF_MEMORY, &ev->loc, "out of memory for open scopes");
         return TW_ERR;
     }
-    ns->open++;
-    tw_frame *f = &t->stack[t->depth];
-    f->name = ev->name;
-    f->cat = ev->cat;
-    f->pid = ev->pid;
-    f->tid = ev->tid;
-    f->begin = ev->ts;
-    f->loc = ev->loc;
-    f->depth = t->depth;
-    f->preempt0 = t->preempt;
-    f->child_gross = 0;
-    f->thread = (uint32_t)(t - p->threads);
-    f->late = p->late;
-    f->tag = &ns->tag;
-    t->depth++;
+    tw_frame *f = tw_pairing_push(p, t, ev, ns);
     if (p->hooks.open) p->hooks.open(p->hooks.user, f);
     return TW_OK;
 }
@@ -231,7 +161,7 @@ static int begin(tw_pairing *p, thread *t, const tw_event *ev) {
 /* Index + 1 of the innermost open frame named `name`, 0 if none.  The walk
  * only happens when there is a match, and the frames it passes are closed
  * by the caller, so it costs no more than the pushes did. */
-static size_t find(tw_pairing *p, thread *t, const tw_str *name) {
+static size_t find(tw_pairing *p, tw_pthread *t, const tw_str *name) {
     if (t->depth && t->stack[t->depth - 1].name == name) return t->depth;
     if (!open_count(p, t, name)) return 0;
     for (size_t i = t->depth; i > 0; i--)
@@ -239,7 +169,7 @@ static size_t find(tw_pairing *p, thread *t, const tw_str *name) {
     return 0;
 }
 
-static void end(tw_pairing *p, thread *t, const tw_event *ev) {
+static void end(tw_pairing *p, tw_pthread *t, const tw_event *ev) {
     size_t k = find(p, t, ev->name);
     if (!k) {
         tw_report(p->diag, TW_R_UNMATCHED_END, &ev->loc,
@@ -260,7 +190,7 @@ static void end(tw_pairing *p, thread *t, const tw_event *ev) {
 
 /* How far ev goes back on thread t beyond the jitter (0: not at all);
  * keeps the thread's reference times. */
-static int64_t step_back(const tw_pairing *p, thread *t, const tw_event *ev, int64_t *high) {
+static int64_t step_back(const tw_pairing *p, tw_pthread *t, const tw_event *ev, int64_t *high) {
     if (!t->have_ts) {
         t->last_ts = t->high = ev->ts;
         t->have_ts = true;
@@ -283,7 +213,7 @@ static void report_back(tw_pairing *p, const tw_event *ev, int64_t back, int64_t
     p->late = true;
 }
 
-static void suspend_resume(tw_pairing *p, thread *t, const tw_event *ev) {
+static void suspend_resume(tw_pairing *p, tw_pthread *t, const tw_event *ev) {
     if (!open_count(p, t, ev->name)) {
         tw_report(p->diag, TW_R_UNMATCHED_SUSPEND, &ev->loc,
                   "%s of '%.*s' matches no open scope on thread %llu; ignored",
@@ -325,8 +255,19 @@ static void suspend_resume(tw_pairing *p, thread *t, const tw_event *ev) {
 }
 
 int tw_pairing_event(tw_pairing *p, const tw_event *ev) {
+    tw_scope_times tm;
+    tw_frame *f = tw_pairing_fast(p, ev, &tm);
+    if (f) {
+        if (ev->kind == TW_BEGIN) {
+            if (p->hooks.open) p->hooks.open(p->hooks.user, f);
+        } else {
+            if (p->hooks.close) p->hooks.close(p->hooks.user, f, ev->ts, TW_CLOSED_BY_END, &tm);
+            tw_pairing_pop(p, f);
+        }
+        return TW_OK;
+    }
     if (ev->kind == TW_META) return TW_OK;  /* not on a thread's timeline */
-    thread *t = thread_of(p, ev->pid, ev->tid);
+    tw_pthread *t = thread_of(p, ev->pid, ev->tid);
     if (!t) {
         tw_report(p->diag, TW_R_OUT_OF_MEMORY, &ev->loc, "out of memory for threads");
         return TW_ERR;
@@ -356,7 +297,7 @@ int tw_pairing_event(tw_pairing *p, const tw_event *ev) {
 int tw_pairing_finish(tw_pairing *p) {
     p->late = false;  /* no event is current */
     for (size_t i = 0; i < p->nthreads; i++) {
-        thread *t = &p->threads[i];
+        tw_pthread *t = &p->threads[i];
         while (t->depth) {
             const tw_frame *f = &t->stack[t->depth - 1];
             tw_report(p->diag, TW_R_UNCLOSED_AT_EOF, &f->loc,

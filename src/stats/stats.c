@@ -7,6 +7,7 @@
 
 #include "core/util.h"
 #include "stats/checks.h"
+#include "stats/pairing_impl.h"
 #include "tracewright/stats.h"
 
 /*
@@ -150,8 +151,9 @@ static inline int64_t interval(tw_stats *s, const tw_frame *f, int64_t since, co
     return f->begin >= since ? INT64_MAX : backwards(s, f, since, what);
 }
 
-static void on_open(void *user, const tw_frame *f) {
-    tw_stats *s = user;
+/* A scope of f's row was entered: the open hook's work, inlined where
+ * tw_stats_event() takes tw_pairing_fast(). */
+static TW_INLINE void open_row(tw_stats *s, const tw_frame *f) {
     size_t i = row_of(s, f);
     if (i == (size_t)-1) {
         if (!s->failed)
@@ -172,9 +174,10 @@ static void on_open(void *user, const tw_frame *f) {
     r->active++;
 }
 
-static void on_close(void *user, const tw_frame *f, int64_t end, tw_close_how how,
-                     const tw_scope_times *t) {
-    tw_stats *s = user;
+/* A scope of f's row was closed at `end`: the close hook's work, inlined
+ * where tw_stats_event() takes tw_pairing_fast(). */
+static TW_INLINE void close_row(tw_stats *s, const tw_frame *f, int64_t end, tw_close_how how,
+                                const tw_scope_times *t) {
     uint32_t i = *f->tag;
     if (!i) return;  /* its entry could not be recorded (out of memory) */
     row *r = &s->rows[i - 1];
@@ -190,6 +193,13 @@ static void on_close(void *user, const tw_frame *f, int64_t end, tw_close_how ho
         r->have_exit = true;
         r->last_exit = end;
     }
+}
+
+static void on_open(void *user, const tw_frame *f) { open_row(user, f); }
+
+static void on_close(void *user, const tw_frame *f, int64_t end, tw_close_how how,
+                     const tw_scope_times *t) {
+    close_row(user, f, end, how, t);
 }
 
 tw_stats *tw_stats_new(tw_diag_sink *diag) {
@@ -221,10 +231,24 @@ void tw_stats_free(tw_stats *s) {
     free(s);
 }
 
+void tw_stats_general_only(tw_stats *s) { s->pairing->general_only = true; }
+
 int tw_stats_event(tw_stats *s, const tw_event *ev) {
     s->events++;
     if (ev->ts < s->first) s->first = ev->ts;
     if (ev->ts > s->last) s->last = ev->ts;
+    tw_scope_times tm;
+    tw_frame *f;
+    if (!s->xcheck && !s->failed && (f = tw_pairing_fast(s->pairing, ev, &tm))) {
+        /* the commonest events: the hooks' work inlined */
+        if (ev->kind == TW_BEGIN) {
+            open_row(s, f);
+            return s->failed ? TW_ERR : TW_OK;
+        }
+        close_row(s, f, ev->ts, TW_CLOSED_BY_END, &tm);
+        tw_pairing_pop(s->pairing, f);
+        return TW_OK;
+    }
     if (tw_pairing_event(s->pairing, ev) != TW_OK || s->failed) return TW_ERR;
     if (s->xcheck && !tw_xcheck_event(s->xcheck, ev, s->diag)) {
         tw_report(s->diag, TW_R_OUT_OF_MEMORY, &ev->loc, "out of memory for statistics");

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
+#include "stats/pairing_impl.h"
 
 /*
  * Feed events written as "TID KIND NAME TS; ..." where KIND is B (begin),
@@ -415,4 +416,120 @@ void test_stats_time_backwards(void) {
     CHECK_EQ_I(row(&r, 1, "a")->outside.max, 0);
     CHECK_EQ_U(row(&r, 1, "a")->outside.n, 1);
     done(&r);
+}
+
+/* A diagnostics sink that folds every report (rule, line, message) into a
+ * running hash and counts them, for comparing two long runs. */
+typedef struct fold_sink {
+    tw_diag_sink sink;
+    uint64_t hash, n;
+} fold_sink;
+
+static void fold(void *user, const tw_diag *d) {
+    fold_sink *f = user;
+    char buf[800];
+    int n = snprintf(buf, sizeof buf, "%s|%llu|%s", d->rule_id, (unsigned long long)d->loc.line,
+                     d->message);
+    f->hash = f->hash * 31 + tw_hash(buf, n > 0 ? (size_t)n : 0);
+    f->n++;
+}
+
+void test_stats_fast_path(void) {
+    /*
+     * tw_stats_event() takes the commonest events (a begin, or the end of
+     * the innermost scope, in time order on a thread seen lately) through
+     * a short path, tw_pairing_fast(); tw_stats_general_only() keeps every
+     * event on the general path.  Both must give the same figures and
+     * reports on a stream that
+     * keeps crossing from one path to the other: new threads and names
+     * (past the first direct array of 64), stacks deeper than their first
+     * allocation, ends of scopes below the top and of no open scope, time
+     * going back (within and beyond the jitter), suspends and resumes,
+     * instants and metadata, on 70 threads (past the map's cache of 16).
+     */
+    fold_sink fa = {.sink = {.fn = fold}}, fb = {.sink = {.fn = fold}};
+    fa.sink.user = &fa;
+    fb.sink.user = &fb;
+    tw_strtab *names = tw_strtab_new();
+    tw_stats *fast = tw_stats_new(&fa.sink), *general = tw_stats_new(&fb.sink);
+    tw_stats_general_only(general);
+    tw_stats_set_jitter(fast, 3);
+    tw_stats_set_jitter(general, 3);
+    const tw_str *name[200];
+    for (int i = 0; i < 200; i++) {
+        char buf[16];
+        snprintf(buf, sizeof buf, "s%d", i);
+        name[i] = tw_intern_cstr(names, buf);
+    }
+    uint64_t x = 88172645463325252ull;  /* xorshift64 */
+    int64_t now[70] = {0};
+    int depth[70] = {0}, open[70][40];
+    for (uint64_t i = 0; i < 200000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        /* a run on a few threads most of the time, now and then any of 70 */
+        unsigned th = (x >> 8) % 16 < 15 ? (unsigned)(x >> 12) % 3 : (unsigned)(x >> 12) % 70;
+        unsigned r = (unsigned)(x >> 20) % 1000;
+        tw_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.pid = 1 + th / 50;
+        ev.tid = th;
+        ev.loc.kind = TW_LOC_TEXT;
+        ev.loc.file = "t";
+        ev.loc.line = i + 1;
+        now[th] += r < 20 ? -(int64_t)(x >> 40) % (r < 10 ? 7 : 90) : (int64_t)(x >> 32) % 50;
+        ev.ts = now[th];
+        int d = depth[th];
+        if ((r < 480 && d < 40) || d == 0) {
+            /* a name of the thread's own few, or now and then any */
+            int k = r % 10 ? (int)(th * 3 + (x >> 44) % 5) % 60 : (int)((x >> 44) % 200);
+            ev.kind = TW_BEGIN;
+            ev.name = name[k];
+            open[th][depth[th]++] = k;
+        } else if (r < 930) {
+            ev.kind = TW_END;
+            int k = open[th][d - 1];
+            if (r > 925 && d > 2) k = open[th][d - 3];  /* closes the two above it */
+            if (r == 925) k = 199;                       /* most likely not open */
+            ev.name = name[k];
+            /* the model's stack: as the engine repairs it */
+            while (depth[th] > 0 && open[th][depth[th] - 1] != k) depth[th]--;
+            if (depth[th] > 0) depth[th]--;
+            else depth[th] = d;  /* matched nothing: ignored */
+        } else if (r < 960) {
+            ev.kind = r < 945 ? TW_SUSPEND : TW_RESUME;
+            ev.name = name[open[th][d - 1]];
+        } else if (r < 990) {
+            ev.kind = TW_INSTANT;
+            ev.name = name[0];
+        } else {
+            ev.kind = TW_META;
+            ev.name = name[1];
+        }
+        CHECK_EQ_I(tw_stats_event(fast, &ev), TW_OK);
+        CHECK_EQ_I(tw_stats_event(general, &ev), TW_OK);
+    }
+    CHECK_EQ_I(tw_stats_finish(fast), TW_OK);
+    CHECK_EQ_I(tw_stats_finish(general), TW_OK);
+    CHECK(fa.n > 1000);  /* the stream did keep the general path busy */
+    CHECK_EQ_U(fa.n, fb.n);
+    CHECK_EQ_U(fa.hash, fb.hash);
+    CHECK_EQ_U(tw_stats_thread_count(fast), 70);
+    CHECK_EQ_U(tw_stats_scope_count(fast), tw_stats_scope_count(general));
+    size_t rows = tw_stats_scope_count(fast), same = 0;
+    for (size_t i = 0; i < rows && i < tw_stats_scope_count(general); i++) {
+        const tw_scope_stats *a = tw_stats_scope(fast, i), *b = tw_stats_scope(general, i);
+        same += a->tid == b->tid && strcmp(a->name, b->name) == 0 && a->count == b->count &&
+                a->incomplete == b->incomplete && !memcmp(&a->net, &b->net, sizeof a->net) &&
+                !memcmp(&a->gross, &b->gross, sizeof a->gross) &&
+                !memcmp(&a->call, &b->call, sizeof a->call) &&
+                !memcmp(&a->period, &b->period, sizeof a->period) &&
+                !memcmp(&a->outside, &b->outside, sizeof a->outside);
+    }
+    CHECK_EQ_U(same, rows);
+    CHECK(rows > 1000);
+    tw_stats_free(fast);
+    tw_stats_free(general);
+    tw_strtab_free(names);
 }
