@@ -158,6 +158,7 @@ typedef struct st_text {
     uint64_t rec;         /* the owning buffer */
     tw_buf buf;
     const tw_str *str;    /* name: the interned text once complete */
+    struct st_text *next_spare; /* in the reader's spares */
 } st_text;
 
 /* A checkpoint as one SLOC defined it. */
@@ -244,6 +245,8 @@ typedef struct st_reader {
                               * without a reference (NULL: none) */
     bool direct;             /* cur is a new event, made without the queue */
     tw_attr attrs[2];
+    st_text *spares;         /* texts no longer used, kept for the next run */
+    size_t nspares;
     uint64_t count[C_COUNT];
     const tw_str *k_file, *k_line, *k_prop;
 } st_reader;
@@ -257,11 +260,40 @@ static tw_loc rec_loc(const st_reader *r, uint64_t rec) {
 /* Report problem `c` unless MAX_REPORTS of its kind were reported already. */
 static bool counted(st_reader *r, int c) { return ++r->count[c] <= MAX_REPORTS; }
 
-static void text_unref(st_text *t) {
-    if (t && --t->refs == 0) {
-        tw_buf_free(&t->buf);
-        free(t);
+/* The texts of INFO runs (a HIT's value text, say, one in twenty HITs of
+ * a typical log) are kept when no longer used, with their buffers up to
+ * SPARE_BYTES, SPARES of them, and used again: no allocation per run. */
+#define SPARES 64
+#define SPARE_BYTES 256
+
+/* A new text with one reference (no INFO yet); NULL when out of memory. */
+static st_text *text_new(st_reader *r) {
+    st_text *t = r->spares;
+    if (!t) {
+        if (!(t = calloc(1, sizeof *t))) return NULL;
+    } else {
+        r->spares = t->next_spare;
+        r->nspares--;
+        tw_buf buf = t->buf;
+        memset(t, 0, sizeof *t);
+        t->buf.p = buf.p;
+        t->buf.cap = buf.cap;
     }
+    t->refs = 1;
+    return t;
+}
+
+static void text_unref(st_reader *r, st_text *t) {
+    if (!t || --t->refs) return;
+    if (r->nspares < SPARES) {
+        if (t->buf.cap > SPARE_BYTES) tw_buf_free(&t->buf);
+        t->next_spare = r->spares;
+        r->spares = t;
+        r->nspares++;
+        return;
+    }
+    tw_buf_free(&t->buf);
+    free(t);
 }
 
 static st_text *text_ref(st_text *t) {
@@ -269,10 +301,10 @@ static st_text *text_ref(st_text *t) {
     return t;
 }
 
-static void scope_unref(st_scope *s) {
+static void scope_unref(st_reader *r, st_scope *s) {
     if (s && --s->refs == 0) {
-        text_unref(s->name);
-        text_unref(s->file);
+        text_unref(r, s->name);
+        text_unref(r, s->file);
         free(s);
     }
 }
@@ -290,12 +322,12 @@ static st_proc *proc(st_reader *r, uint16_t pid) {
     return p;
 }
 
-static void proc_free(st_proc *p) {
+static void proc_free(st_reader *r, st_proc *p) {
     for (size_t i = 0; i < p->files.cap; i++)
-        if (p->files.used[i]) text_unref(p->files.vals[i]);
+        if (p->files.used[i]) text_unref(r, p->files.vals[i]);
     for (size_t i = 0; i < p->scopes.cap; i++)
-        if (p->scopes.used[i]) scope_unref(p->scopes.vals[i]);
-    for (size_t i = 0; i < p->nlow_scopes; i++) scope_unref(p->low_scopes[i]);
+        if (p->scopes.used[i]) scope_unref(r, p->scopes.vals[i]);
+    for (size_t i = 0; i < p->nlow_scopes; i++) scope_unref(r, p->low_scopes[i]);
     tw_u64map_free(&p->files);
     tw_u64map_free(&p->scopes);
     free(p->low_scopes);
@@ -335,7 +367,7 @@ static void close_run(st_reader *r, size_t k) {
     }
     memmove(r->open + k, r->open + k + 1, (r->nopen - k - 1) * sizeof *r->open);
     r->nopen--;
-    text_unref(t);
+    text_unref(r, t);
 }
 
 static void report_unended(st_reader *r, const st_text *t, uint64_t now) {
@@ -373,14 +405,12 @@ static void abandon(st_reader *r, uint64_t now) {
  * list holds one reference; the caller takes its own. */
 static st_text *open_run(st_reader *r, unsigned type, uint16_t pid, uint32_t seq,
                          uint64_t rec) {
-    st_text *t = calloc(1, sizeof *t);
-    if (!t || !tw_grow(&r->open, &r->copen, r->nopen + 1, sizeof *r->open, 8)) {
-        free(t);
+    st_text *t = NULL;
+    if (!tw_grow(&r->open, &r->copen, r->nopen + 1, sizeof *r->open, 8) || !(t = text_new(r))) {
         tw_loc loc = rec_loc(r, rec);
         tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, &loc, "out of memory");
         return NULL;
     }
-    t->refs = 1;
     t->open = true;
     t->name = type == T_FLOC || type == T_SLOC;
     t->owner = (unsigned char)type;
@@ -450,10 +480,10 @@ static st_item *push(st_reader *r, tw_kind kind, uint16_t pid, uint64_t tid, int
     return it;
 }
 
-static void item_release(st_item *it) {
-    scope_unref(it->scope);
-    text_unref(it->file);
-    text_unref(it->msg);
+static void item_release(st_reader *r, st_item *it) {
+    scope_unref(r, it->scope);
+    text_unref(r, it->file);
+    text_unref(r, it->msg);
     it->scope = NULL;
     it->file = it->msg = NULL;
 }
@@ -517,7 +547,7 @@ static bool deliver(st_reader *r, tw_event *ev) {
 /* The oldest event, once every text it needs is complete. */
 static bool pop(st_reader *r, tw_event *ev) {
     while (r->qn && ready(&r->q[r->qhead])) {
-        item_release(&r->cur);
+        item_release(r, &r->cur);
         r->lent = NULL;
         const st_item *it = &r->q[r->qhead];
         tw_event_copy(&r->cur.ev, &it->ev);
@@ -536,7 +566,7 @@ static bool pop(st_reader *r, tw_event *ev) {
 static st_item *hit_item(st_reader *r, tw_kind kind, uint16_t pid, uint64_t tid, int64_t ts,
                          const tw_loc *loc) {
     if (r->qn || r->nopen) return push(r, kind, pid, tid, ts, loc);
-    item_release(&r->cur);
+    item_release(r, &r->cur);
     r->lent = NULL;
     init_item(&r->cur, kind, pid, tid, ts, loc);
     r->direct = true;
@@ -698,7 +728,7 @@ static void sloc(st_reader *r, st_proc *p, const unsigned char *pl, st_text *run
         old = p->low_scopes[s->index];
         p->low_scopes[s->index] = s;
     } else if (!define(r, &p->scopes, s->index, s, &old, loc)) {
-        scope_unref(s);
+        scope_unref(r, s);
         return;
     }
     if (old && old == r->lent) {
@@ -708,24 +738,23 @@ static void sloc(st_reader *r, st_proc *p, const unsigned char *pl, st_text *run
         r->lent = NULL;
         return;
     }
-    scope_unref(old);
+    scope_unref(r, old);
 }
 
 static void floc(st_reader *r, st_proc *p, const unsigned char *pl, st_text *run,
                  const tw_loc *loc) {
     unsigned filenum = rd16(pl, r->g.be);
-    st_text *t = run ? text_ref(run) : calloc(1, sizeof *t);
+    st_text *t = run ? text_ref(run) : text_new(r); /* no INFO: no path */
     if (!t) {
         tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory");
         return;
     }
-    if (!run) t->refs = 1; /* no INFO: no path */
     void *old;
     if (!define(r, &p->files, filenum, t, &old, loc)) {
-        text_unref(t);
+        text_unref(r, t);
         return;
     }
-    text_unref(old);
+    text_unref(r, old);
 }
 
 static void fproperty(st_reader *r, st_proc *p, const unsigned char *pl, st_text *run,
@@ -848,7 +877,7 @@ static TW_INLINE bool plain_hit(st_reader *r, const unsigned char *b, tw_event *
     /* The event points into s, which p->low_scopes holds; no reference is
      * taken for it (r->cur is emptied instead), and a SLOC that redefines
      * s before the next event moves the table's reference to r->cur. */
-    if (r->cur.scope || r->cur.file || r->cur.msg) item_release(&r->cur);
+    if (r->cur.scope || r->cur.file || r->cur.msg) item_release(r, &r->cur);
     r->lent = s;
     uint64_t rec = r->rec++;
     tw_event_clear(ev);
@@ -1030,12 +1059,18 @@ static int st_next(void *state, tw_event *ev) {
 
 static void st_close(void *state) {
     st_reader *r = state;
-    item_release(&r->cur);
-    for (size_t i = 0; i < r->qn; i++) item_release(&r->q[(r->qhead + i) & (r->qcap - 1)]);
+    item_release(r, &r->cur);
+    for (size_t i = 0; i < r->qn; i++) item_release(r, &r->q[(r->qhead + i) & (r->qcap - 1)]);
     free(r->q);
     while (r->nopen) close_run(r, r->nopen - 1);
     free(r->open);
-    for (size_t i = 0; i < r->nprocs; i++) proc_free(r->procs[i]);
+    for (size_t i = 0; i < r->nprocs; i++) proc_free(r, r->procs[i]);
+    while (r->spares) {
+        st_text *t = r->spares;
+        r->spares = t->next_spare;
+        tw_buf_free(&t->buf);
+        free(t);
+    }
     free(r->procs);
     tw_u64map_free(&r->procmap);
     tw_u64map_free(&r->undef);
