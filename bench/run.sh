@@ -119,17 +119,24 @@ bytes_of() { wc -c < "$1" | tr -d ' '; }
 
 if [ "$instr" = 1 ]; then
     command -v valgrind > /dev/null || { echo "bench/run.sh: valgrind is needed for --instr" >&2; exit 2; }
-    printf '%-13s %10s %12s %12s %12s\n' format events stats chrome jsonl
+    printf '%-13s %10s %12s %12s %12s %12s\n' format events stats chrome jsonl "untuned C"
+    per_event() {  # callgrind's count of a run of "$@", per event of the input
+        ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 > /dev/null |
+                 sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
+        awk -v ir="$ir" -v n="$n" 'BEGIN { printf "%12.1f", ir / n }'
+    }
     for fmt in $formats; do
         f=$(make_input "$fmt" 5M)
         n=$(events_of "$f")
         line=$(printf '%-13s %10s' "$fmt" "$n")
         for cmd in "stats" "convert -t chrome" "convert -t jsonl"; do
             # shellcheck disable=SC2086
-            ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$tw" $cmd --threads 1 --no-progress "$f" \
-                     2>&1 > /dev/null | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
-            line="$line $(awk -v ir="$ir" -v n="$n" 'BEGIN { printf "%12.1f", ir / n }')"
+            line="$line $(per_event "$tw" $cmd --threads 1 --no-progress "$f")"
         done
+        case "$fmt" in
+        rtl | lms | stacktrack | text1-bin) line="$line $(per_event "$untuned" "$fmt" "$f")" ;;
+        *) line="$line $(printf '%12s' -)" ;;
+        esac
         echo "$line"
     done
     echo "(instructions per event: callgrind's total for the run divided by the events of the input)"
