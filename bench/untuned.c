@@ -265,7 +265,7 @@ static void read_stacktrack(FILE *f) {
         switch (type) {
         case 0: {                           /* HIT */
             struct checkpoint *c = &cps[u16(pl + 8)];
-            uint64_t ns = tdiv == 10000000 ? u64(pl) * 100
+            uint64_t ns = 1000000000 % tdiv == 0 ? u64(pl) * (1000000000 / tdiv)
                         : (uint64_t)((double)u64(pl) * 1e9 / (double)tdiv);
             if (c->style == 3 && c->scope)
                 enter(u16(pl + 10), c->scope, ns);

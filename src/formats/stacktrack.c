@@ -261,7 +261,7 @@ static tw_loc rec_loc(const st_reader *r, uint64_t rec) {
 static bool counted(st_reader *r, int c) { return ++r->count[c] <= MAX_REPORTS; }
 
 /* The texts of INFO runs (a HIT's value text, say, one in twenty HITs of
- * a typical log) are kept when no longer used, with their buffers up to
+ * the benchmark's generated log) are kept when no longer used, with their buffers up to
  * SPARE_BYTES, SPARES of them, and used again: no allocation per run. */
 #define SPARES 64
 #define SPARE_BYTES 256

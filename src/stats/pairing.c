@@ -255,17 +255,19 @@ static void suspend_resume(tw_pairing *p, tw_pthread *t, const tw_event *ev) {
 }
 
 int tw_pairing_event(tw_pairing *p, const tw_event *ev) {
-    tw_scope_times tm;
+    tw_scope_times tm = {0, 0, 0};
     tw_frame *f = tw_pairing_fast(p, ev, &tm);
-    if (f) {
-        if (ev->kind == TW_BEGIN) {
-            if (p->hooks.open) p->hooks.open(p->hooks.user, f);
-        } else {
-            if (p->hooks.close) p->hooks.close(p->hooks.user, f, ev->ts, TW_CLOSED_BY_END, &tm);
-            tw_pairing_pop(p, f);
-        }
-        return TW_OK;
+    if (!f) return tw_pairing_general(p, ev);
+    if (ev->kind == TW_BEGIN) {
+        if (p->hooks.open) p->hooks.open(p->hooks.user, f);
+    } else {
+        if (p->hooks.close) p->hooks.close(p->hooks.user, f, ev->ts, TW_CLOSED_BY_END, &tm);
+        tw_pairing_pop(p, f);
     }
+    return TW_OK;
+}
+
+int tw_pairing_general(tw_pairing *p, const tw_event *ev) {
     if (ev->kind == TW_META) return TW_OK;  /* not on a thread's timeline */
     tw_pthread *t = thread_of(p, ev->pid, ev->tid);
     if (!t) {

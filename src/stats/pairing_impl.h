@@ -9,8 +9,6 @@
 #ifndef TW_STATS_PAIRING_IMPL_H
 #define TW_STATS_PAIRING_IMPL_H
 
-#include <string.h>
-
 #include "core/util.h"
 #include "tracewright/stats.h"
 
@@ -137,7 +135,7 @@ static inline void tw_pairing_close_times(tw_pairing *p, tw_pthread *t, tw_frame
  * open hook; for an end, the top frame with its times in *tm, for the close
  * hook, after which the caller pops it (tw_pairing_pop).  The engine's state
  * is then what tw_pairing_event() leaves.  NULL for any other event, having
- * changed nothing: it goes to tw_pairing_event().
+ * changed nothing: it goes to tw_pairing_general().
  */
 static TW_INLINE tw_frame *tw_pairing_fast(tw_pairing *p, const tw_event *ev,
                                            tw_scope_times *tm) {
@@ -160,6 +158,10 @@ static TW_INLINE tw_frame *tw_pairing_fast(tw_pairing *p, const tw_event *ev,
     tw_pairing_close_times(p, t, f, ev->ts, tm);
     return f;
 }
+
+/* tw_pairing_event() without the short path: for an event that
+ * tw_pairing_fast() declined (pairing.c). */
+int tw_pairing_general(tw_pairing *p, const tw_event *ev);
 
 /* Pop the top frame f, closed by tw_pairing_fast(), after its close hook. */
 static inline void tw_pairing_pop(tw_pairing *p, const tw_frame *f) {

@@ -430,7 +430,8 @@ static void fold(void *user, const tw_diag *d) {
     char buf[800];
     int n = snprintf(buf, sizeof buf, "%s|%llu|%s", d->rule_id, (unsigned long long)d->loc.line,
                      d->message);
-    f->hash = f->hash * 31 + tw_hash(buf, n > 0 ? (size_t)n : 0);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
+    f->hash = f->hash * 31 + tw_hash(buf, len);
     f->n++;
 }
 
@@ -447,14 +448,21 @@ void test_stats_fast_path(void) {
      * going back (within and beyond the jitter), suspends and resumes,
      * instants and metadata, on 70 threads (past the map's cache of 16).
      */
-    fold_sink fa = {.sink = {.fn = fold}}, fb = {.sink = {.fn = fold}};
+    fold_sink fa = {.sink = {.fn = fold}}, fb = {.sink = {.fn = fold}}, fc = {.sink = {.fn = fold}};
     fa.sink.user = &fa;
     fb.sink.user = &fb;
+    fc.sink.user = &fc;
     tw_strtab *names = tw_strtab_new();
-    tw_stats *fast = tw_stats_new(&fa.sink), *general = tw_stats_new(&fb.sink);
+    /* fast: tw_stats_event()'s own use of the short path; hooked: with a
+     * check on (nothing to report on these ASCII names), the short path
+     * as tw_pairing_event() takes it, calling the hooks; general: none */
+    tw_stats *fast = tw_stats_new(&fa.sink), *general = tw_stats_new(&fb.sink),
+             *hooked = tw_stats_new(&fc.sink);
     tw_stats_general_only(general);
+    CHECK_EQ_I(tw_stats_set_checks(hooked, TW_CHECK_UTF8), TW_OK);
     tw_stats_set_jitter(fast, 3);
     tw_stats_set_jitter(general, 3);
+    tw_stats_set_jitter(hooked, 3);
     const tw_str *name[200];
     for (int i = 0; i < 200; i++) {
         char buf[16];
@@ -509,27 +517,87 @@ void test_stats_fast_path(void) {
         }
         CHECK_EQ_I(tw_stats_event(fast, &ev), TW_OK);
         CHECK_EQ_I(tw_stats_event(general, &ev), TW_OK);
+        CHECK_EQ_I(tw_stats_event(hooked, &ev), TW_OK);
     }
     CHECK_EQ_I(tw_stats_finish(fast), TW_OK);
     CHECK_EQ_I(tw_stats_finish(general), TW_OK);
+    CHECK_EQ_I(tw_stats_finish(hooked), TW_OK);
     CHECK(fa.n > 1000);  /* the stream did keep the general path busy */
     CHECK_EQ_U(fa.n, fb.n);
     CHECK_EQ_U(fa.hash, fb.hash);
+    CHECK_EQ_U(fc.n, fb.n);
+    CHECK_EQ_U(fc.hash, fb.hash);
     CHECK_EQ_U(tw_stats_thread_count(fast), 70);
     CHECK_EQ_U(tw_stats_scope_count(fast), tw_stats_scope_count(general));
-    size_t rows = tw_stats_scope_count(fast), same = 0;
-    for (size_t i = 0; i < rows && i < tw_stats_scope_count(general); i++) {
-        const tw_scope_stats *a = tw_stats_scope(fast, i), *b = tw_stats_scope(general, i);
-        same += a->tid == b->tid && strcmp(a->name, b->name) == 0 && a->count == b->count &&
-                a->incomplete == b->incomplete && !memcmp(&a->net, &b->net, sizeof a->net) &&
-                !memcmp(&a->gross, &b->gross, sizeof a->gross) &&
-                !memcmp(&a->call, &b->call, sizeof a->call) &&
-                !memcmp(&a->period, &b->period, sizeof a->period) &&
-                !memcmp(&a->outside, &b->outside, sizeof a->outside);
+    CHECK_EQ_U(tw_stats_scope_count(hooked), tw_stats_scope_count(general));
+    size_t rows = tw_stats_scope_count(general), same = 0;
+    for (size_t i = 0; i < rows; i++) {
+        const tw_scope_stats *b = tw_stats_scope(general, i);
+        for (int k = 0; k < 2; k++) {
+            tw_stats *other = k ? hooked : fast;
+            if (i >= tw_stats_scope_count(other)) continue;
+            const tw_scope_stats *a = tw_stats_scope(other, i);
+            same += a->tid == b->tid && strcmp(a->name, b->name) == 0 &&
+                    a->count == b->count && a->incomplete == b->incomplete &&
+                    !memcmp(&a->net, &b->net, sizeof a->net) &&
+                    !memcmp(&a->gross, &b->gross, sizeof a->gross) &&
+                    !memcmp(&a->call, &b->call, sizeof a->call) &&
+                    !memcmp(&a->period, &b->period, sizeof a->period) &&
+                    !memcmp(&a->outside, &b->outside, sizeof a->outside);
+        }
     }
-    CHECK_EQ_U(same, rows);
+    CHECK_EQ_U(same, 2 * rows);
     CHECK(rows > 1000);
     tw_stats_free(fast);
     tw_stats_free(general);
+    tw_stats_free(hooked);
     tw_strtab_free(names);
+}
+
+void test_stats_fast_path_taken(void) {
+    /* the short path does take the common case, and only that: after a
+     * thread's first event (the general path: the thread is new), a begin
+     * in time order and the end of the top frame are taken, with the
+     * frame and times the hooks are given; an event earlier than the
+     * thread's latest, an end below the top, and an instant are not */
+    tw_strtab *st = tw_strtab_new();
+    tw_pairing *p = tw_pairing_new(NULL, NULL);
+    const tw_str *a = tw_intern_cstr(st, "a"), *b = tw_intern_cstr(st, "b");
+    tw_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.tid = 4;
+    ev.kind = TW_BEGIN;
+    ev.name = a;
+    ev.ts = 100;
+    tw_scope_times tm = {0, 0, 0};
+    CHECK(!tw_pairing_fast(p, &ev, &tm));  /* a new thread */
+    CHECK_EQ_I(tw_pairing_event(p, &ev), TW_OK);
+    ev.name = b;
+    ev.ts = 110;
+    tw_frame *f = tw_pairing_fast(p, &ev, &tm);
+    CHECK(f && f->name == b && f->begin == 110 && f->depth == 1);
+    ev.ts = 105;  /* back by 5 */
+    ev.kind = TW_END;
+    CHECK(!tw_pairing_fast(p, &ev, &tm));
+    ev.ts = 130;
+    ev.name = a;  /* below the top */
+    CHECK(!tw_pairing_fast(p, &ev, &tm));
+    ev.kind = TW_INSTANT;
+    CHECK(!tw_pairing_fast(p, &ev, &tm));
+    ev.kind = TW_END;
+    ev.name = b;
+    f = tw_pairing_fast(p, &ev, &tm);
+    CHECK(f && f->name == b);
+    CHECK_EQ_I(tm.call, 20);
+    CHECK_EQ_I(tm.net, 20);
+    tw_pairing_pop(p, f);
+    ev.name = a;
+    ev.ts = 150;
+    f = tw_pairing_fast(p, &ev, &tm);
+    CHECK(f && f->name == a && f->depth == 0);
+    CHECK_EQ_I(tm.gross, 50);
+    CHECK_EQ_I(tm.net, 30);  /* 50 - b's 20 */
+    tw_pairing_pop(p, f);
+    tw_pairing_free(p);
+    tw_strtab_free(st);
 }
