@@ -501,9 +501,15 @@ typedef struct tw_tidmap {
 int64_t tw_tidmap_index_slow(tw_tidmap *m, uint32_t pid, uint64_t tid, bool *created);
 /* The index of thread (pid, tid), added when new (*created, may be NULL,
  * tells which); -1 when out of memory.  Indexes are dense: 0, 1, 2, ... */
-static inline int64_t tw_tidmap_index(tw_tidmap *m, uint32_t pid, uint64_t tid, bool *created) {
+/* The index + 1 of thread (pid, tid) when the cache of threads found lately
+ * holds it, else 0: no lookup, no creation. */
+static inline uint32_t tw_tidmap_cached(const tw_tidmap *m, uint32_t pid, uint64_t tid) {
     uint32_t c = m->cache[(tid ^ pid) & 15];
-    if (c && m->tids[c - 1] == tid && m->pids[c - 1] == pid) {
+    return c && m->tids[c - 1] == tid && m->pids[c - 1] == pid ? c : 0;
+}
+static inline int64_t tw_tidmap_index(tw_tidmap *m, uint32_t pid, uint64_t tid, bool *created) {
+    uint32_t c = tw_tidmap_cached(m, pid, tid);
+    if (c) {
         if (created) *created = false;
         return (int64_t)c - 1;
     }

@@ -4,7 +4,8 @@
  * of the innermost open scope, on the thread of a recent event, in time
  * order) take a short path, tw_pairing_fast(): tw_pairing_event() takes it
  * first and calls the hooks, and the statistics engine takes it itself
- * with the hooks' work inlined.  Private to src/stats/.
+ * with the hooks' work inlined.  Private to src/stats/ (and the unit
+ * tests).
  */
 #ifndef TW_STATS_PAIRING_IMPL_H
 #define TW_STATS_PAIRING_IMPL_H
@@ -69,9 +70,8 @@ static inline tw_name_state *tw_pairing_state(tw_pairing *p, tw_pthread *t, cons
 /* The thread of (pid, tid) when it was seen lately (the map's cache), else
  * NULL: no lookup, no creation. */
 static inline tw_pthread *tw_pairing_thread_seen(tw_pairing *p, uint32_t pid, uint64_t tid) {
-    uint32_t c = p->map.cache[(tid ^ pid) & 15];
-    if (c && p->map.tids[c - 1] == tid && p->map.pids[c - 1] == pid) return &p->threads[c - 1];
-    return NULL;
+    uint32_t c = tw_tidmap_cached(&p->map, pid, tid);
+    return c ? &p->threads[c - 1] : NULL;
 }
 
 /* Whether ev is in time order on thread t (no earlier than any event since

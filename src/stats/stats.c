@@ -237,26 +237,19 @@ int tw_stats_event(tw_stats *s, const tw_event *ev) {
     s->events++;
     if (ev->ts < s->first) s->first = ev->ts;
     if (ev->ts > s->last) s->last = ev->ts;
-    int rc;
-    if (!s->xcheck && !s->failed) {
-        /* the commonest events through the short path, the hooks' work
-         * inlined; the others straight to the general one */
-        tw_scope_times tm = {0, 0, 0};
-        tw_frame *f = tw_pairing_fast(s->pairing, ev, &tm);
-        if (f && ev->kind == TW_BEGIN) {
-            open_row(s, f);
-            return s->failed ? TW_ERR : TW_OK;
-        }
-        if (f) {
-            close_row(s, f, ev->ts, TW_CLOSED_BY_END, &tm);
-            tw_pairing_pop(s->pairing, f);
-            return TW_OK;
-        }
-        rc = tw_pairing_general(s->pairing, ev);
+    /* the commonest events through the short path, the hooks' work
+     * inlined; the others to the general one, which calls the hooks */
+    tw_scope_times tm = {0, 0, 0};
+    tw_frame *f = tw_pairing_fast(s->pairing, ev, &tm);
+    if (!f) {
+        if (tw_pairing_general(s->pairing, ev) != TW_OK) return TW_ERR;
+    } else if (ev->kind == TW_BEGIN) {
+        open_row(s, f);
     } else {
-        rc = tw_pairing_event(s->pairing, ev);
+        close_row(s, f, ev->ts, TW_CLOSED_BY_END, &tm);
+        tw_pairing_pop(s->pairing, f);
     }
-    if (rc != TW_OK || s->failed) return TW_ERR;
+    if (s->failed) return TW_ERR;
     if (s->xcheck && !tw_xcheck_event(s->xcheck, ev, s->diag)) {
         tw_report(s->diag, TW_R_OUT_OF_MEMORY, &ev->loc, "out of memory for statistics");
         s->failed = true;

@@ -435,6 +435,20 @@ static void fold(void *user, const tw_diag *d) {
     f->n++;
 }
 
+/* Pairing hooks that fold every open and close (name, times, how, depth)
+ * into a running hash, for comparing two engines' hook calls. */
+static void fold_open(void *user, const tw_frame *f) {
+    uint64_t *h = user;
+    *h = *h * 31 + f->name->hash + (uint64_t)f->begin * 7 + f->depth;
+}
+
+static void fold_close(void *user, const tw_frame *f, int64_t end, tw_close_how how,
+                       const tw_scope_times *t) {
+    uint64_t *h = user;
+    *h = *h * 37 + f->name->hash + (uint64_t)end * 3 + (uint64_t)how * 11 +
+         (uint64_t)t->call * 13 + (uint64_t)t->gross * 17 + (uint64_t)t->net * 19;
+}
+
 void test_stats_fast_path(void) {
     /*
      * tw_stats_event() takes the commonest events (a begin, or the end of
@@ -453,13 +467,24 @@ void test_stats_fast_path(void) {
     fb.sink.user = &fb;
     fc.sink.user = &fc;
     tw_strtab *names = tw_strtab_new();
-    /* fast: tw_stats_event()'s own use of the short path; hooked: with a
-     * check on (nothing to report on these ASCII names), the short path
-     * as tw_pairing_event() takes it, calling the hooks; general: none */
+    /* fast: tw_stats_event()'s use of the short path; hooked: the same
+     * with a check on (nothing to report on these ASCII names); general:
+     * no short path.  The bare engines below compare tw_pairing_event()'s
+     * use of it, which calls the hooks, with the general path's calls. */
     tw_stats *fast = tw_stats_new(&fa.sink), *general = tw_stats_new(&fb.sink),
              *hooked = tw_stats_new(&fc.sink);
     tw_stats_general_only(general);
     CHECK_EQ_I(tw_stats_set_checks(hooked, TW_CHECK_UTF8), TW_OK);
+    uint64_t hp_log = 0, hg_log = 0;
+    fold_sink fp = {.sink = {.fn = fold}}, fg = {.sink = {.fn = fold}};
+    fp.sink.user = &fp;
+    fg.sink.user = &fg;
+    tw_pairing_hooks hph = {.user = &hp_log, .open = fold_open, .close = fold_close};
+    tw_pairing_hooks hgh = {.user = &hg_log, .open = fold_open, .close = fold_close};
+    tw_pairing *hp = tw_pairing_new(&hph, &fp.sink), *hg = tw_pairing_new(&hgh, &fg.sink);
+    hg->general_only = true;
+    tw_pairing_set_jitter(hp, 3);
+    tw_pairing_set_jitter(hg, 3);
     tw_stats_set_jitter(fast, 3);
     tw_stats_set_jitter(general, 3);
     tw_stats_set_jitter(hooked, 3);
@@ -518,7 +543,18 @@ void test_stats_fast_path(void) {
         CHECK_EQ_I(tw_stats_event(fast, &ev), TW_OK);
         CHECK_EQ_I(tw_stats_event(general, &ev), TW_OK);
         CHECK_EQ_I(tw_stats_event(hooked, &ev), TW_OK);
+        CHECK_EQ_I(tw_pairing_event(hp, &ev), TW_OK);
+        CHECK_EQ_I(tw_pairing_event(hg, &ev), TW_OK);
     }
+    CHECK_EQ_I(tw_pairing_finish(hp), TW_OK);
+    CHECK_EQ_I(tw_pairing_finish(hg), TW_OK);
+    CHECK(hp_log != 0);
+    CHECK_EQ_U(hp_log, hg_log);
+    CHECK_EQ_U(fp.n, fg.n);
+    CHECK_EQ_U(fp.hash, fg.hash);
+    CHECK(fp.n > 1000);
+    tw_pairing_free(hp);
+    tw_pairing_free(hg);
     CHECK_EQ_I(tw_stats_finish(fast), TW_OK);
     CHECK_EQ_I(tw_stats_finish(general), TW_OK);
     CHECK_EQ_I(tw_stats_finish(hooked), TW_OK);
