@@ -22,8 +22,9 @@
 extern "C" {
 #endif
 
-/* Version of the descriptor layout; new fields are only ever appended. */
-#define TW_FORMAT_ABI 1
+/* Version of the descriptor layout; new fields are only ever appended
+ * (2: read_batch). */
+#define TW_FORMAT_ABI 2
 
 /* Status codes of reader and writer functions. */
 enum {
@@ -212,6 +213,25 @@ typedef struct tw_fidelity {
 /* The descriptor                                                            */
 /* ------------------------------------------------------------------------ */
 
+/*
+ * Room for events read in a run (tw_reader_next_batch, tw_format.read_batch):
+ * a run stores events at ev[n], counting n up as each is stored (so that a
+ * diagnostic reported meanwhile is known to come before event n), and stops
+ * when n reaches cap, at the end of the input or an error, or after an event
+ * that points into the reader's own memory (a message, attributes or a
+ * transient name: valid only until the reader's next event), so that the
+ * caller can copy what it points to before reading on.  An event stored is
+ * complete; a run's status is that of the last read_next() (TW_OK when the
+ * run stopped for room or for an event to copy).
+ */
+typedef struct tw_batch {
+    tw_event *ev;             /* room for cap events */
+    size_t cap;
+    size_t n;                 /* events stored: ev[0 .. n) */
+    bool drop_details;        /* clear each event's msg and attrs as it is stored */
+    const tw_diag_sink *stop; /* reading stops (TW_ERR) once tw_diag_stopped(stop) */
+} tw_batch;
+
 typedef struct tw_format {
     unsigned abi;                   /* TW_FORMAT_ABI */
     const char *name;               /* "rtl" */
@@ -254,6 +274,17 @@ typedef struct tw_format {
      * between trace formats (tw_conversion_loses); NULL for the viewer
      * formats. */
     const tw_fidelity *fidelity;
+
+    /*
+     * Optional: read_next() in a loop, for a reader running ahead on a
+     * second thread (tw_reader_next_batch).  NULL: the loop calls
+     * read_next() through its pointer.  A format defines it as
+     *     static int x_batch(void *st, tw_batch *b) {
+     *         return tw_read_batch_with(x_next, st, b);
+     *     }
+     * so that the compiler can make the call to x_next() a direct one.
+     */
+    int (*read_batch)(void *state, tw_batch *b);
 } tw_format;
 
 /* ------------------------------------------------------------------------ */
@@ -272,6 +303,30 @@ static inline bool tw_format_can_read(const tw_format *f) {
 }
 static inline bool tw_format_can_write(const tw_format *f) {
     return f->write_begin != NULL;
+}
+
+/*
+ * A run of `next` (a format's read_next) into `b`, as tw_batch describes:
+ * what every read_batch and the loop without one share.
+ */
+static inline int tw_read_batch_with(int (*next)(void *state, tw_event *ev), void *state,
+                                     tw_batch *b) {
+    while (b->n < b->cap) {
+        tw_event *e = &b->ev[b->n];
+        int rc = next(state, e);
+        /* a limit reached or memory run out: reading stops (reported) */
+        if (rc == TW_ERR || tw_diag_stopped(b->stop)) return TW_ERR;
+        if (rc != TW_OK) return rc;
+        if (b->drop_details) {
+            e->msg = NULL;
+            e->msg_len = 0;
+            e->attrs = NULL;
+            e->nattrs = 0;
+        }
+        b->n++;
+        if (e->msg || e->nattrs || tw_str_transient(e->name)) break;
+    }
+    return TW_OK;
 }
 /* An option of any format by name; *owner (may be NULL) gets its format. */
 const tw_option *tw_option_find(const char *name, const tw_format **owner);
@@ -312,6 +367,10 @@ int tw_reader_open_ex(const tw_format *fmt, tw_input *in, tw_strtab *strtab,
                       tw_diag_sink *diag, const tw_optset *opts, unsigned flags,
                       tw_reader **out);
 int tw_reader_next(tw_reader *r, tw_event *ev);  /* TW_OK, TW_EOF, TW_ERR */
+/* Read a run of events into `b` (see tw_batch; b->stop is set to the
+ * reader's sink): the events tw_reader_next() would give, one call for
+ * many. */
+int tw_reader_next_batch(tw_reader *r, tw_batch *b);
 const tw_trace_info *tw_reader_info(const tw_reader *r);
 void tw_reader_close(tw_reader *r);
 

@@ -293,6 +293,19 @@ int tw_reader_next(tw_reader *r, tw_event *ev) {
     /* a limit reached or memory run out: reading stops (reported) */
     return rc != TW_ERR && tw_diag_stopped(r->ctx.diag) ? TW_ERR : rc;
 }
+
+/* A format's read_next through its descriptor, for a format without a
+ * read_batch. */
+static int read_next_of(void *reader, tw_event *ev) {
+    tw_reader *r = reader;
+    return r->fmt->read_next(r->state, ev);
+}
+
+int tw_reader_next_batch(tw_reader *r, tw_batch *b) {
+    b->stop = r->ctx.diag;
+    return r->fmt->read_batch ? r->fmt->read_batch(r->state, b)
+                              : tw_read_batch_with(read_next_of, r, b);
+}
 const tw_trace_info *tw_reader_info(const tw_reader *r) { return &r->info; }
 
 void tw_reader_close(tw_reader *r) {

@@ -69,6 +69,7 @@ struct tw_pump {
     tw_pump_bytes_fn bytes_fn;
     void *user;
     batch *filling;
+    tw_batch fill;       /* its events, as the reader stores them */
     /* the consumer's */
     _Alignas(TW_LINE_PAIR) tw_diag_sink *out;
     batch *reading;
@@ -176,7 +177,7 @@ static void on_diag(void *user, const tw_diag *d) {
         return;
     }
     static const char lost[] = "(message lost: out of memory)";
-    rdiag r = {.before = b->n, .d = *d};
+    rdiag r = {.before = p->fill.n, .d = *d};
     r.d.message = arena_copy(b, d->message, strlen(d->message) + 1);
     if (!r.d.message) r.d.message = lost;
     if (!tw_grow(&b->diags, &b->dcap, b->ndiags + 1, sizeof *b->diags, 8)) {
@@ -222,20 +223,22 @@ static void *produce(void *arg) {
         batch *b = p->ring[(p->head + atomic_load(&p->count)) % NBATCHES];
         pthread_mutex_unlock(&p->mu);
         batch_reset(b);
+        p->fill = (tw_batch){.ev = b->ev, .cap = BATCH_EVENTS};
         p->filling = b;
         int rc = TW_OK;
-        while (b->n < BATCH_EVENTS && b->bytes < BATCH_BYTES &&
+        while (p->fill.n < BATCH_EVENTS && b->bytes < BATCH_BYTES &&
                !atomic_load_explicit(&p->cancel, memory_order_relaxed)) {
-            tw_event *e = &b->ev[b->n];
-            rc = p->fn(p->user, e);
-            if (rc != TW_OK) break;
-            if (!keep_data(b, e)) {
-                tw_report(&p->sink, TW_R_OUT_OF_MEMORY, &e->loc, "out of memory");
+            size_t from = p->fill.n;
+            rc = p->fn(p->user, &p->fill);
+            /* only a run's last event may point into the reader's memory */
+            if (p->fill.n > from && !keep_data(b, &b->ev[p->fill.n - 1])) {
+                p->fill.n--;  /* not handed over; the report comes in its place */
+                tw_report(&p->sink, TW_R_OUT_OF_MEMORY, &b->ev[p->fill.n].loc, "out of memory");
                 rc = TW_ERR;
-                break;
             }
-            b->n++;
+            if (rc != TW_OK) break;
         }
+        b->n = p->fill.n;
         b->end = rc;
         b->input_bytes = p->bytes_fn(p->user);
         p->filling = NULL;

@@ -16,12 +16,13 @@
 
 #include "tracewright/diag.h"
 #include "tracewright/event.h"
-#include "tracewright/format.h" /* TW_OK, TW_EOF, TW_ERR */
+#include "tracewright/format.h" /* TW_OK, TW_EOF, TW_ERR, tw_batch */
 
 typedef struct tw_pump tw_pump;
 
-/* Produces the next event: TW_OK, TW_EOF or TW_ERR. */
-typedef int (*tw_pump_fn)(void *user, tw_event *ev);
+/* Produces a run of events into b (tw_batch; b->ev, cap and n are set):
+ * TW_OK, TW_EOF or TW_ERR. */
+typedef int (*tw_pump_fn)(void *user, tw_batch *b);
 /* How many input bytes have been read so far (asked once per batch). */
 typedef uint64_t (*tw_pump_bytes_fn)(void *user);
 

@@ -294,18 +294,18 @@ static inline int next_event(tw_source *s, tw_event *ev) {
     return s->n == 1 ? tw_reader_next(s->v[0].rd, ev) : merge_next(s, ev);
 }
 
-/* The reading thread's: the next event, without what the caller does not
- * read (tw_source_opts.drop_details), so that the pump need not copy it. */
-static int pump_next(void *user, tw_event *ev) {
+/* The merged inputs' next event, as a read_next for tw_read_batch_with(). */
+static int merge_next_of(void *source, tw_event *ev) { return merge_next(source, ev); }
+
+/* The reading thread's: a run of events (tw_batch), without what the caller
+ * does not read (tw_source_opts.drop_details), so that the pump need not
+ * copy it. */
+static int pump_batch(void *user, tw_batch *b) {
     tw_source *s = user;
-    int rc = next_event(s, ev);
-    if (rc == TW_OK && s->drop_details) {
-        ev->msg = NULL;
-        ev->msg_len = 0;
-        ev->attrs = NULL;
-        ev->nattrs = 0;
-    }
-    return rc;
+    b->drop_details = s->drop_details;
+    if (s->n == 1) return tw_reader_next_batch(s->v[0].rd, b);
+    b->stop = s->diag;  /* every reader's sink */
+    return tw_read_batch_with(merge_next_of, s, b);
 }
 
 static uint64_t bytes_read(const tw_source *s) {
@@ -331,7 +331,7 @@ static TW_NOINLINE void consider_threads(tw_source *s) {
     }
     if (known >= s->threads_min_bytes || (unknown && bytes_read(s) >= s->threads_min_bytes)) {
         s->started = true;
-        s->threaded = tw_pump_start(s->pump, pump_next, pump_bytes, s);
+        s->threaded = tw_pump_start(s->pump, pump_batch, pump_bytes, s);
     } else if (!unknown) {
         s->started = true;  /* too small to pay: one thread throughout */
     }

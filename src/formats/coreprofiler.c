@@ -1967,6 +1967,8 @@ static const tw_fidelity cp_fidelity = {
     .partly = TW_PARTLY_PROCESS_NAMES | TW_PARTLY_COUNTER_THREADS,
 };
 
+TW_READ_BATCH(cp_batch, cp_next)
+
 static const tw_format cp_format = {
     .abi = TW_FORMAT_ABI,
     .name = "coreprofiler",
@@ -1979,6 +1981,7 @@ static const tw_format cp_format = {
     .probe = cp_probe,
     .read_open = cp_open,
     .read_next = cp_next,
+    .read_batch = cp_batch,
     .read_close = cp_close,
     .write_begin = cp_begin,
     .write_event = cp_event,

@@ -10,6 +10,11 @@
 #include "tracewright/tracewright.h"
 #include "core/util.h"
 
+/* A reader's tw_format.read_batch, `name`, made of its read_next, `next`:
+ * the loop calls next() directly, and may inline it. */
+#define TW_READ_BATCH(name, next) \
+    static int name(void *state, tw_batch *b) { return tw_read_batch_with(next, state, b); }
+
 /* Ends every format file: makes its static descriptor known to the
  * registry (src/formats/registry.c). */
 #define TW_FORMAT_EXPORT(name, descriptor)  \

@@ -871,6 +871,8 @@ static const tw_fidelity jsonl_fidelity = {
     .partly = TW_PARTLY_PROCESS_NAMES | TW_PARTLY_COUNTER_THREADS | TW_PARTLY_STATE_THREADS,
 };
 
+TW_READ_BATCH(jsonl_batch, jsonl_next)
+
 static const tw_format jsonl_format = {
     .abi = TW_FORMAT_ABI,
     .name = "jsonl",
@@ -883,6 +885,7 @@ static const tw_format jsonl_format = {
     .probe = jsonl_probe,
     .read_open = jsonl_open,
     .read_next = jsonl_next,
+    .read_batch = jsonl_batch,
     .read_close = jsonl_close,
     .write_begin = jsonl_begin,
     .write_event = jsonl_event,

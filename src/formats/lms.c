@@ -458,6 +458,8 @@ static const tw_fidelity lms_fidelity = {
     .partly = 0,
 };
 
+TW_READ_BATCH(lms_batch, lms_next)
+
 static const tw_format lms_format = {
     .abi = TW_FORMAT_ABI,
     .name = "lms",
@@ -469,6 +471,7 @@ static const tw_format lms_format = {
     .probe = lms_probe,
     .read_open = lms_open,
     .read_next = lms_next,
+    .read_batch = lms_batch,
     .read_close = lms_close,
     .write_begin = lms_begin,
     .write_event = lms_event,

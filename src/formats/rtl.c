@@ -842,6 +842,8 @@ static const tw_fidelity rtl_fidelity = {
     .partly = 0,
 };
 
+TW_READ_BATCH(rtl_batch, rtl_next)
+
 static const tw_format rtl_format = {
     .abi = TW_FORMAT_ABI,
     .name = "rtl",
@@ -853,6 +855,7 @@ static const tw_format rtl_format = {
     .probe = rtl_probe,
     .read_open = rtl_open,
     .read_next = rtl_next,
+    .read_batch = rtl_batch,
     .read_close = rtl_close,
     .write_begin = rtl_begin,
     .write_event = rtl_event,

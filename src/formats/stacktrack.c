@@ -1533,6 +1533,8 @@ static const tw_fidelity st_fidelity = {
     .partly = 0,
 };
 
+TW_READ_BATCH(st_batch, st_next)
+
 static const tw_format st_format = {
     .abi = TW_FORMAT_ABI,
     .name = "stacktrack",
@@ -1544,6 +1546,7 @@ static const tw_format st_format = {
     .probe = st_probe,
     .read_open = st_open,
     .read_next = st_next,
+    .read_batch = st_batch,
     .read_close = st_close,
     .write_begin = st_wbegin,
     .write_event = st_wevent,

@@ -2006,6 +2006,8 @@ static const tw_fidelity text1_fidelity = {
         TW_PARTLY_NO_COUNTER_THREADS | TW_PARTLY_NO_STATE_THREADS,
 };
 
+TW_READ_BATCH(text1_batch, text1_next)
+
 static const tw_format text1_format = {
     .abi = TW_FORMAT_ABI,
     .name = "text1",
@@ -2017,6 +2019,7 @@ static const tw_format text1_format = {
     .probe = text1_probe,
     .read_open = text1_open,
     .read_next = text1_next,
+    .read_batch = text1_batch,
     .read_close = text1_close,
     .write_begin = text1_wbegin,
     .write_event = t1_write_event,

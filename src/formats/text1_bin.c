@@ -345,6 +345,8 @@ static const tw_fidelity bin_fidelity = {
     .partly = TW_PARTLY_COUNTER_THREADS | TW_PARTLY_NO_STATE_THREADS,
 };
 
+TW_READ_BATCH(bin_batch, bin_next)
+
 static const tw_format bin_format = {
     .abi = TW_FORMAT_ABI,
     .name = "text1-bin",
@@ -356,6 +358,7 @@ static const tw_format bin_format = {
     .probe = bin_probe,
     .read_open = bin_open,
     .read_next = bin_next,
+    .read_batch = bin_batch,
     .read_close = bin_close,
     .write_begin = bin_wbegin,
     .write_event = t1_write_event,

@@ -79,9 +79,22 @@ int tw_fuzz_read(const char *format, const tw_optset *opts, const uint8_t *data,
     } else {
         if (c && c->start) c->start(c->user, strtab, tw_reader_info(r));
         tw_event ev;
-        while ((rc = tw_reader_next(r, &ev)) == TW_OK) {
-            tw_fuzz_check_event(&ev);
-            if (c && c->event) c->event(c->user, &ev);
+        if (!c && (size >> 4) & 1) {
+            /* every other input in runs, as the thread that reads ahead
+             * does, of 1 to 7 events */
+            tw_event run[7];
+            do {
+                tw_batch b = {.ev = run, .cap = 1 + (size >> 5) % 7};
+                rc = tw_reader_next_batch(r, &b);
+                TW_FUZZ_CHECK(b.n <= b.cap, "run overfilled");
+                TW_FUZZ_CHECK(rc != TW_OK || b.n > 0, "empty run");
+                for (size_t i = 0; i < b.n; i++) tw_fuzz_check_event(&run[i]);
+            } while (rc == TW_OK);
+        } else {
+            while ((rc = tw_reader_next(r, &ev)) == TW_OK) {
+                tw_fuzz_check_event(&ev);
+                if (c && c->event) c->event(c->user, &ev);
+            }
         }
         TW_FUZZ_CHECK(rc == TW_EOF || sink.count[TW_SEV_ERROR] > errors,
                       "reader failed silently");

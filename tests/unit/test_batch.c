@@ -1,0 +1,259 @@
+/* Unit tests of reading in runs (tw_batch): the contract of
+ * tw_read_batch_with(), and every reader's runs against its events one by
+ * one on every fixture. */
+#include <dirent.h>
+#include <stdlib.h>
+
+#include "core/util.h" /* tw_buf */
+#include "harness.h"
+
+/* ---- the contract, on a scripted reader ------------------------------------ */
+
+enum { PLAIN, MSG, ATTRS, TRANSIENT, LIMIT, FAIL };
+
+typedef struct script {
+    const int *steps;   /* what each call produces; past the end: TW_EOF */
+    size_t nsteps, at;
+    tw_diag_sink *sink;
+    const tw_batch *b;  /* the run being filled, to see its count at each call */
+    size_t seen_n[16];  /* b->n at each call */
+    char text[8];       /* "reader memory" a message points into */
+    tw_attr attr;
+    tw_str *transient;
+} script;
+
+static int script_next(void *state, tw_event *ev) {
+    script *s = state;
+    if (s->at < 16) s->seen_n[s->at] = s->b->n;
+    if (s->at >= s->nsteps) return TW_EOF;
+    int step = s->steps[s->at++];
+    static const tw_str plain = {.hash = 1, .id = 1, .len = 1, .s = {'p'}};
+    tw_event_clear(ev);
+    ev->kind = TW_BEGIN;
+    ev->ts = (int64_t)s->at;
+    ev->name = &plain;
+    switch (step) {
+    case MSG:
+        ev->msg = s->text;
+        ev->msg_len = 3;
+        break;
+    case ATTRS:
+        ev->attrs = &s->attr;
+        ev->nattrs = 1;
+        break;
+    case TRANSIENT:
+        ev->kind = TW_INSTANT;
+        ev->name = s->transient;
+        break;
+    case LIMIT:
+        tw_report(s->sink, TW_R_LIMIT, NULL, "limit");
+        break;
+    case FAIL:
+        return TW_ERR;
+    }
+    return TW_OK;
+}
+
+static int run(script *s, tw_batch *b, tw_event *ev, size_t cap, bool drop) {
+    *b = (tw_batch){.ev = ev, .cap = cap, .drop_details = drop, .stop = s->sink};
+    s->b = b;
+    return tw_read_batch_with(script_next, s, b);
+}
+
+void test_read_batch_contract(void) {
+    tw_diag_sink sink = {0};
+    tw_event ev[8];
+    tw_batch b;
+    _Alignas(tw_str) char tbuf[sizeof(tw_str) + 4] = {0};
+    tw_str *tr = (tw_str *)tbuf;
+    tr->id = TW_STR_TRANSIENT;
+    tr->len = 1;
+    tr->s[0] = 't';
+
+    /* a run stops after each event pointing into the reader's memory */
+    static const int mixed[] = {PLAIN, PLAIN, MSG, PLAIN, ATTRS, TRANSIENT, PLAIN};
+    script s = {.steps = mixed, .nsteps = 7, .sink = &sink, .transient = tr};
+    CHECK_EQ_I(run(&s, &b, ev, 8, false), TW_OK);
+    CHECK_EQ_U(b.n, 3);
+    CHECK(ev[2].msg == s.text);
+    for (size_t i = 0; i < 3; i++) CHECK_EQ_U(s.seen_n[i], i); /* counted as stored */
+    CHECK_EQ_I(run(&s, &b, ev, 8, false), TW_OK);
+    CHECK_EQ_U(b.n, 2);
+    CHECK_EQ_U(ev[1].nattrs, 1);
+    CHECK_EQ_I(run(&s, &b, ev, 8, false), TW_OK);
+    CHECK_EQ_U(b.n, 1);
+    CHECK(ev[0].name == tr);
+    /* the end: the events before it are stored, the status is TW_EOF */
+    CHECK_EQ_I(run(&s, &b, ev, 8, false), TW_EOF);
+    CHECK_EQ_U(b.n, 1);
+    CHECK_EQ_I(ev[0].ts, 7);
+
+    /* without details, messages and attributes no longer end a run; a
+     * transient name still does */
+    s = (script){.steps = mixed, .nsteps = 7, .sink = &sink, .transient = tr};
+    CHECK_EQ_I(run(&s, &b, ev, 8, true), TW_OK);
+    CHECK_EQ_U(b.n, 6);
+    CHECK(ev[2].msg == NULL && ev[2].msg_len == 0);
+    CHECK(ev[4].attrs == NULL && ev[4].nattrs == 0);
+    CHECK_EQ_I(run(&s, &b, ev, 8, true), TW_EOF);
+    CHECK_EQ_U(b.n, 1);
+
+    /* a full run */
+    static const int plain[] = {PLAIN, PLAIN, PLAIN, PLAIN, PLAIN};
+    s = (script){.steps = plain, .nsteps = 5, .sink = &sink};
+    CHECK_EQ_I(run(&s, &b, ev, 4, false), TW_OK);
+    CHECK_EQ_U(b.n, 4);
+    CHECK_EQ_U(s.at, 4); /* no read past the room */
+    CHECK_EQ_I(run(&s, &b, ev, 4, false), TW_EOF);
+    CHECK_EQ_U(b.n, 1);
+
+    /* an error: the events before it stay stored */
+    static const int failing[] = {PLAIN, PLAIN, FAIL, PLAIN};
+    s = (script){.steps = failing, .nsteps = 4, .sink = &sink};
+    CHECK_EQ_I(run(&s, &b, ev, 8, false), TW_ERR);
+    CHECK_EQ_U(b.n, 2);
+
+    /* a limit reported while an event is read: that event is not stored and
+     * reading stops, as tw_reader_next() returns TW_ERR for it */
+    static const int limited[] = {PLAIN, LIMIT, PLAIN};
+    s = (script){.steps = limited, .nsteps = 3, .sink = &sink};
+    CHECK_EQ_I(run(&s, &b, ev, 8, false), TW_ERR);
+    CHECK_EQ_U(b.n, 1);
+    CHECK_EQ_U(s.at, 2);
+}
+
+/* ---- every reader: runs against one event at a time ------------------------- */
+
+/* One event, every field, as text (what a consumer could see of it). */
+static void describe(const tw_event *e, tw_buf *out) {
+    char tmp[512];
+    int n = snprintf(tmp, sizeof tmp, "%d %lld %u %llu %u:", (int)e->kind, (long long)e->ts,
+                     (unsigned)e->pid, (unsigned long long)e->tid, (unsigned)e->name->len);
+    tw_buf_append(out, tmp, (size_t)n);
+    tw_buf_append(out, e->name->s, e->name->len);
+    if (e->cat) tw_buf_append(out, e->cat->s, e->cat->len);
+    n = snprintf(tmp, sizeof tmp, " msg %d %zu:", e->msg != NULL, e->msg_len);
+    tw_buf_append(out, tmp, (size_t)n);
+    if (e->msg) tw_buf_append(out, e->msg, e->msg_len);
+    n = snprintf(tmp, sizeof tmp, " v %d %lld a %zu", e->has_value, (long long)e->value, e->nattrs);
+    tw_buf_append(out, tmp, (size_t)n);
+    for (size_t i = 0; i < e->nattrs; i++) {
+        const tw_attr *a = &e->attrs[i];
+        n = snprintf(tmp, sizeof tmp, " %.*s=%d %lld %zu:", (int)a->key->len, a->key->s,
+                     (int)a->type, (long long)a->i, a->s ? a->slen : 0);
+        tw_buf_append(out, tmp, (size_t)n);
+        if (a->s) tw_buf_append(out, a->s, a->slen);
+    }
+    n = snprintf(tmp, sizeof tmp, " @%s %d %llu %llu %llu %llu %u\n", e->loc.file ? e->loc.file : "-",
+                 (int)e->loc.kind, (unsigned long long)e->loc.line,
+                 (unsigned long long)e->loc.col, (unsigned long long)e->loc.offset,
+                 (unsigned long long)e->loc.record, (unsigned)e->loc.length);
+    tw_buf_append(out, tmp, (size_t)n);
+}
+
+/* What a reading produced, as text: the events, and the diagnostics each
+ * with the number of events delivered before it. */
+typedef struct reading {
+    tw_buf events, diags;
+    size_t base;         /* events delivered before the current run */
+    const tw_batch *run; /* the run being read, or NULL */
+} reading;
+
+static void note_diag(void *user, const tw_diag *d) {
+    reading *rd = user;
+    char tmp[160];
+    int n = snprintf(tmp, sizeof tmp, "! before %zu: %s %llu %llu %llu ",
+                     rd->base + (rd->run ? rd->run->n : 0), d->rule_id,
+                     (unsigned long long)d->loc.line, (unsigned long long)d->loc.offset,
+                     (unsigned long long)d->loc.record);
+    tw_buf_append(&rd->diags, tmp, (size_t)n);
+    tw_buf_append(&rd->diags, d->message, strlen(d->message));
+    tw_buf_append(&rd->diags, "\n", 1);
+}
+
+/* Read `path` with `fmt`, one event at a time (cap 0) or in runs of up to
+ * `cap`, into `rd`; the last status is appended to the events. */
+static void read_all(const tw_format *fmt, const char *path, unsigned flags, size_t cap,
+                     reading *rd) {
+    tw_diag_sink sink = {.fn = note_diag, .user = rd};
+    tw_strtab *tab = tw_strtab_new();
+    tw_input *in = NULL;
+    tw_reader *r = NULL;
+    int rc = TW_ERR;
+    if (tab && tw_input_open(path, NULL, &sink, &in) == 0 &&
+        tw_reader_open_ex(fmt, in, tab, &sink, NULL, flags, &r) == TW_OK) {
+        tw_event ev[16];
+        do {
+            if (cap == 0) {
+                rc = tw_reader_next(r, &ev[0]);
+                if (rc == TW_OK) describe(&ev[0], &rd->events);
+                rd->base += rc == TW_OK;
+            } else {
+                tw_batch b = {.ev = ev, .cap = cap};
+                rd->run = &b;
+                rc = tw_reader_next_batch(r, &b);
+                rd->run = NULL;
+                for (size_t i = 0; i < b.n; i++) describe(&ev[i], &rd->events);
+                rd->base += b.n;
+                if (rc == TW_OK) CHECK(b.n > 0);
+            }
+        } while (rc == TW_OK);
+    }
+    char tmp[32];
+    int n = snprintf(tmp, sizeof tmp, "= %d\n", rc);
+    tw_buf_append(&rd->events, tmp, (size_t)n);
+    tw_reader_close(r);
+    tw_input_close(in);
+    tw_strtab_free(tab);
+}
+
+static bool same(const tw_buf *a, const tw_buf *b) {
+    return a->len == b->len && (a->len == 0 || memcmp(a->p, b->p, a->len) == 0);
+}
+
+void test_reader_batch_equals_next(void) {
+    static const char *const dirs[] = {"good", "bad", "rules"};
+    static const size_t caps[] = {1, 3, 16};
+    size_t files = 0, events_seen = 0, diags_seen = 0;
+    for (size_t f = 0; f < tw_format_count(); f++) {
+        const tw_format *fmt = tw_format_at(f);
+        if (!tw_format_can_read(fmt)) continue;
+        for (size_t d = 0; d < 3; d++) {
+            char dir[256];
+            snprintf(dir, sizeof dir, "tests/data/%s/%s", fmt->name, dirs[d]);
+            DIR *dp = opendir(dir);
+            if (!dp) continue;
+            struct dirent *de;
+            while ((de = readdir(dp))) {
+                if (de->d_name[0] == '.' || strstr(de->d_name, ".expected") ||
+                    strstr(de->d_name, ".md") || strstr(de->d_name, ".opts"))
+                    continue;
+                char path[600];
+                snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+                for (unsigned flags = 0; flags <= TW_READ_TRANSIENT_NAMES; flags++) {
+                    reading one = {0};
+                    read_all(fmt, path, flags, 0, &one);
+                    for (size_t c = 0; c < 3; c++) {
+                        reading runs = {0};
+                        read_all(fmt, path, flags, caps[c], &runs);
+                        if (!same(&runs.events, &one.events) || !same(&runs.diags, &one.diags))
+                            tu_fail(__FILE__, __LINE__, "%s (%s, flags %u): runs of %zu differ",
+                                    path, fmt->name, flags, caps[c]);
+                        tw_buf_free(&runs.events);
+                        tw_buf_free(&runs.diags);
+                    }
+                    events_seen += one.base;
+                    diags_seen += one.diags.len > 0;
+                    tw_buf_free(&one.events);
+                    tw_buf_free(&one.diags);
+                }
+                files++;
+            }
+            closedir(dp);
+        }
+    }
+    /* the fixtures were found and read (run from the top of the tree) */
+    CHECK(files >= 100);
+    CHECK(events_seen >= 1000);
+    CHECK(diags_seen >= 50);
+}
