@@ -6,10 +6,11 @@
  *   drain [--threads 1|2] FILE...
  *
  * The inputs are opened as `tracewright stats` opens them (format detected,
- * instant names not interned), and every event is fetched with
- * tw_source_next_ref(), as the commands fetch them, and dropped.  With --threads 2 the readers run on a
- * second thread and hand their events over, as the commands do by default
- * on two CPUs; the default is one thread.  Prints the number of events on
+ * instant names not interned), and the events are fetched with
+ * tw_source_next_run(), as the commands fetch them, and dropped.  With
+ * --threads 2 the readers run on a second thread and hand their events
+ * over, as the commands do by default on two CPUs; the default is one
+ * thread.  Prints the number of events on
  * standard output.  Warnings and notes are counted, not printed (their
  * printing would be timed too); errors go to standard error.  Exit status
  * 0, or 2 when an input cannot be read or the reading stops on an error.
@@ -52,8 +53,9 @@ int main(int argc, char **argv) {
     if (tw_source_open((const char *const *)(argv + first), (size_t)(argc - first), &so, tab,
                        &diag, &src) == TW_OK) {
         const tw_event *ev;
+        size_t n;
         int r;
-        while ((r = tw_source_next_ref(src, &ev)) == TW_OK) {
+        while ((r = tw_source_next_run(src, &ev, &n)) == TW_OK) {
         }
         printf("%llu\n", (unsigned long long)tw_source_event_count(src));
         if (r == TW_EOF) rc = 0;

@@ -67,6 +67,14 @@ int tw_source_next(tw_source *src, tw_event *ev);
  * events are read ahead, this is the event where the reading thread put it,
  * which saves copying every event once more on the consumer's side. */
 int tw_source_next_ref(tw_source *src, const tw_event **ev);
+/* The same for several events in a row: on TW_OK, *ev points to *n events
+ * (at least one) of the stream, in order, which stay valid until the next
+ * call on src.  The diagnostics reported before each of them have been
+ * passed on (none comes between two of them), so a caller that handles
+ * them one after the other sees the stream as tw_source_next_ref() gives
+ * it, with one call for many events when they are read ahead.  Calls of
+ * the two may be mixed. */
+int tw_source_next_run(tw_source *src, const tw_event **ev, size_t *n);
 /* Trace information of the merged stream. */
 const tw_trace_info *tw_source_info(const tw_source *src);
 size_t tw_source_input_count(const tw_source *src);

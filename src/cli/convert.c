@@ -181,14 +181,19 @@ int cmd_convert(int argc, char **argv) {
     if (pmode == CLI_PROGRESS_AUTO && out && cli_shares_stderr(out->fd)) pmode = CLI_PROGRESS_OFF;
     cli_progress_start(src, pmode, out);
     const tw_event *ev;
+    size_t nev;
     int r;
-    while ((r = tw_source_next_ref(src, &ev)) == TW_OK) {
-        cli_progress_tick();
-        if (tw_writer_event(w, ev) != TW_OK) {
-            r = TW_ERR;
-            break;
+    while ((r = tw_source_next_run(src, &ev, &nev)) == TW_OK) {
+        size_t i = 0;
+        for (; i < nev; i++) {
+            cli_progress_tick();
+            if (tw_writer_event(w, &ev[i]) != TW_OK) {
+                r = TW_ERR;
+                break;
+            }
+            if (out && out->err) break;
         }
-        if (out && out->err) break;
+        if (i < nev) break;
     }
     cli_progress_end();
     if (r != TW_ERR && tw_writer_finish(w) != TW_OK) r = TW_ERR;

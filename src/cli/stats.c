@@ -95,10 +95,13 @@ int cli_profile_inputs(char *const *paths, size_t n, const cli_reading *rd, cli_
     tw_stats_set_jitter(stats, cli_jitter(rd, src));
     cli_progress_start(src, rd->progress, NULL);
     const tw_event *ev;
+    size_t nev;
     int r;
-    while ((r = tw_source_next_ref(src, &ev)) == TW_OK) {
-        cli_progress_tick();
-        if (tw_stats_event(stats, ev) != TW_OK) goto done;
+    while ((r = tw_source_next_run(src, &ev, &nev)) == TW_OK) {
+        for (size_t i = 0; i < nev; i++) {
+            cli_progress_tick();
+            if (tw_stats_event(stats, &ev[i]) != TW_OK) goto done;
+        }
     }
     cli_progress_end();
     if (r != TW_ERR && tw_stats_finish(stats) != TW_OK) r = TW_ERR;

@@ -234,10 +234,13 @@ static bool check(const char *path, const cli_reading *rd, validator *v) {
     }
     cli_progress_start(src, rd->progress, v->out);
     const tw_event *ev;
+    size_t nev;
     int r;
-    while ((r = tw_source_next_ref(src, &ev)) == TW_OK) {
-        cli_progress_tick();
-        if (tw_stats_event(stats, ev) != TW_OK) goto done;
+    while ((r = tw_source_next_run(src, &ev, &nev)) == TW_OK) {
+        for (size_t i = 0; i < nev; i++) {
+            cli_progress_tick();
+            if (tw_stats_event(stats, &ev[i]) != TW_OK) goto done;
+        }
     }
     cli_progress_end();
     ok = r == TW_EOF && tw_stats_finish(stats) == TW_OK;

@@ -291,7 +291,7 @@ bool tw_pump_start(tw_pump *p, tw_pump_fn fn, tw_pump_bytes_fn bytes_fn, void *u
     return true;
 }
 
-int tw_pump_next(tw_pump *p, const tw_event **ev) {
+int tw_pump_next_run(tw_pump *p, const tw_event **ev, size_t *n) {
     for (;;) {
         if (p->end) return p->end;
         batch *b = p->reading;
@@ -307,7 +307,13 @@ int tw_pump_next(tw_pump *p, const tw_event **ev) {
         while (p->rdi < b->ndiags && b->diags[p->rdi].before <= p->ri)
             tw_diag_forward(p->out, &b->diags[p->rdi++].d);
         if (p->ri < b->n) {
-            *ev = &b->ev[p->ri++];  /* the batch is given back at the next call */
+            /* up to the next diagnostic's place: it is passed on first */
+            size_t end = p->rdi < b->ndiags && b->diags[p->rdi].before < b->n
+                             ? b->diags[p->rdi].before
+                             : b->n;
+            *ev = &b->ev[p->ri];  /* the batch is given back at the call after its last */
+            *n = end - p->ri;
+            p->ri = end;
             return TW_OK;
         }
         /* the batch is used up: say what could not be kept, give it back */

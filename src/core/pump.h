@@ -35,10 +35,11 @@ tw_diag_sink *tw_pump_sink(tw_pump *p);
  * fails (the caller then produces events itself, and the sink keeps passing
  * straight on). */
 bool tw_pump_start(tw_pump *p, tw_pump_fn fn, tw_pump_bytes_fn bytes_fn, void *user);
-/* The next event, as fn gave it: TW_OK, TW_EOF or TW_ERR.  *ev points to
- * it in its batch, where the producing thread left it (no copy); it and its
- * data stay valid until the next call. */
-int tw_pump_next(tw_pump *p, const tw_event **ev);
+/* The next events, as fn gave them: TW_OK, TW_EOF or TW_ERR.  *ev points
+ * to *n (at least one) in their batch, where the producing thread left them
+ * (no copy), as many in a row as no diagnostic comes between; they and
+ * their data stay valid until the next call. */
+int tw_pump_next_run(tw_pump *p, const tw_event **ev, size_t *n);
 /* Input bytes read when the delivered events were produced. */
 uint64_t tw_pump_bytes(const tw_pump *p);
 /* Stop the thread (if running) and free everything. */

@@ -42,6 +42,8 @@ struct tw_source {
      * reading thread's (see tw_calloc_lines) */
     _Alignas(TW_LINE_PAIR) uint64_t events;
     tw_event ev;          /* tw_source_next_ref()'s, read on this thread */
+    const tw_event *run;  /* tw_source_next_ref(): the run it hands out, */
+    size_t run_left;      /* and how many of it are still to come */
     tw_pump *pump;        /* reading ahead on a second thread, or NULL */
     bool started;         /* tw_pump_start() was tried, or will not be */
     bool threaded;        /* and it runs */
@@ -337,11 +339,36 @@ static TW_NOINLINE void consider_threads(tw_source *s) {
     }
 }
 
-int tw_source_next_ref(tw_source *s, const tw_event **ev) {
+int tw_source_next_run(tw_source *s, const tw_event **ev, size_t *n) {
+    if (s->run_left) {  /* what is left of a run tw_source_next_ref() took */
+        *ev = s->run + 1;
+        *n = s->run_left;
+        s->events += s->run_left;
+        s->run_left = 0;
+        return TW_OK;
+    }
     if (s->pump && !s->started) consider_threads(s);
     *ev = &s->ev;  /* read on this thread; the pump points elsewhere */
-    int rc = s->threaded ? tw_pump_next(s->pump, ev) : next_event(s, &s->ev);
-    s->events += rc == TW_OK;
+    *n = 1;
+    int rc = s->threaded ? tw_pump_next_run(s->pump, ev, n) : next_event(s, &s->ev);
+    if (rc == TW_OK) s->events += *n;
+    return rc;
+}
+
+int tw_source_next_ref(tw_source *s, const tw_event **ev) {
+    if (s->run_left) {  /* the rest of a run taken ahead */
+        s->run_left--;
+        *ev = ++s->run;
+        s->events++;
+        return TW_OK;
+    }
+    size_t n;
+    int rc = tw_source_next_run(s, ev, &n);
+    if (rc == TW_OK && n > 1) {
+        s->run = *ev;
+        s->run_left = n - 1;
+        s->events -= n - 1;  /* counted as they are handed out */
+    }
     return rc;
 }
 

@@ -262,10 +262,11 @@ void test_source_drop_details(void) {
     unlink(path);
 }
 
-/* tw_source_next_ref(): the events, and the diagnostics between them, as
- * tw_source_next() gives them, on one thread and read ahead, over several of
- * the pump's batches (read ahead, each event is read in place in its batch),
- * each diagnostic between the same two events. */
+/* tw_source_next_ref() and tw_source_next_run(): the events, and the
+ * diagnostics between them, as tw_source_next() gives them, on one thread
+ * and read ahead, over several of the pump's batches (read ahead, each
+ * event is read in place in its batch), each diagnostic between the same
+ * two events. */
 typedef struct ref_seen {
     int64_t ts[3200];
     int kind[3200];
@@ -275,6 +276,7 @@ typedef struct ref_seen {
     uint64_t diag_line[8];
     int diag_after[8];  /* events delivered before the diagnostic came */
     int ndiags;
+    size_t longest;     /* run */
 } ref_seen;
 
 static void ref_diag(void *user, const tw_diag *d) {
@@ -285,7 +287,19 @@ static void ref_diag(void *user, const tw_diag *d) {
     }
 }
 
-static void ref_read(const char *path, bool threads, bool by_ref, ref_seen *s) {
+/* How ref_read() fetches the events. */
+enum { BY_COPY, BY_REF, BY_RUN, MIXED };
+
+static void ref_note(ref_seen *s, const tw_event *e) {
+    if (s->n >= 3200) return;
+    s->ts[s->n] = e->ts;
+    s->kind[s->n] = e->kind;
+    s->line[s->n] = e->loc.line;
+    snprintf(s->name[s->n], sizeof s->name[0], "%s", e->name->s);
+    s->n++;
+}
+
+static void ref_read(const char *path, bool threads, int how, ref_seen *s) {
     memset(s, 0, sizeof *s);
     tw_source_opts o = {.threads = threads};
     tw_diag_sink sink = {.fn = ref_diag, .user = s};
@@ -298,15 +312,19 @@ static void ref_read(const char *path, bool threads, bool by_ref, ref_seen *s) {
     }
     tw_event copy;
     const tw_event *e = &copy;
+    size_t n = 1, calls = 0;
     int rc;
-    while ((rc = by_ref ? tw_source_next_ref(src, &e) : tw_source_next(src, &copy)) == TW_OK &&
-           s->n < 3200) {
-        s->ts[s->n] = e->ts;
-        s->kind[s->n] = e->kind;
-        s->line[s->n] = e->loc.line;
-        snprintf(s->name[s->n], sizeof s->name[0], "%s", e->name->s);
-        s->n++;
-    }
+    do {
+        /* MIXED: one event by reference, the rest of its run as a run */
+        bool run = how == BY_RUN || (how == MIXED && calls++ % 2);
+        rc = run             ? tw_source_next_run(src, &e, &n)
+             : how == BY_COPY ? tw_source_next(src, &copy)
+                              : tw_source_next_ref(src, &e);
+        if (rc != TW_OK) break;
+        if (!run) n = 1;
+        if (n > s->longest) s->longest = n;
+        for (size_t i = 0; i < n; i++) ref_note(s, &e[i]);
+    } while (s->n < 3200);
     CHECK_EQ_I(rc, TW_EOF);
     CHECK(tw_source_reading_ahead(src) == threads);
     CHECK_EQ_U(tw_source_event_count(src), (uint64_t)s->n);
@@ -333,16 +351,23 @@ void test_source_next_ref(void) {
     const char *path = tu_tempfile(0, "_1.log", log, len);
     free(log);
     static ref_seen want, got;
-    ref_read(path, false, false, &want);
+    ref_read(path, false, BY_COPY, &want);
     CHECK_EQ_I(want.n, 3000);
     CHECK_EQ_I(want.ndiags, 3);
     CHECK_EQ_I(want.diag_after[0], 1000);
     CHECK_EQ_U(want.diag_line[0], 1004);
     CHECK_EQ_U(want.line[2999], 3005);
     CHECK_STR(want.name[2999], "s24");
-    for (int mode = 0; mode < 3; mode++) {
-        /* by reference on one thread, by reference and by copy read ahead */
-        ref_read(path, mode > 0, mode < 2, &got);
+    static const struct {
+        bool threads;
+        int how;
+    } modes[] = {{false, BY_REF}, {false, BY_RUN}, {false, MIXED}, {true, BY_COPY},
+                 {true, BY_REF},  {true, BY_RUN},  {true, MIXED}};
+    for (size_t mode = 0; mode < sizeof modes / sizeof modes[0]; mode++) {
+        ref_read(path, modes[mode].threads, modes[mode].how, &got);
+        /* read ahead, runs are many events long, up to each diagnostic */
+        if (modes[mode].threads && modes[mode].how >= BY_RUN) CHECK(got.longest > 100);
+        if (!modes[mode].threads) CHECK_EQ_U(got.longest, 1);
         CHECK_EQ_I(got.n, want.n);
         CHECK_EQ_I(got.ndiags, want.ndiags);
         for (int i = 0; i < got.ndiags && i < want.ndiags; i++) {
