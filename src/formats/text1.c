@@ -278,6 +278,8 @@ static bool parse_hex(const char *s, size_t n, unsigned maxdigits, uint64_t *v) 
 
 /* ---- reader --------------------------------------------------------------- */
 
+#define ORD_SLOTS 8
+
 typedef struct area {
     uint32_t handle;
     uint8_t type;
@@ -285,9 +287,18 @@ typedef struct area {
     const tw_str *name;     /* scope or counter name */
     const tw_str *source;   /* a line's source text */
     const tw_str *var;      /* a state's variable */
-    struct t1_order *ord;   /* the area's order record (check_order()) on */
-    uint64_t ord_tid;       /* thread ord_tid, the thread it was last seen on */
+    /* the area's order records (check_order()) it remembers: on threads
+     * (cores, contexts) 0 to ORD_SLOTS - 1, and on the last other thread */
+    struct t1_order *ord_by[ORD_SLOTS];
+    struct t1_order *ord;   /* on thread ord_tid */
+    uint64_t ord_tid;
 } area;
+
+/* The area's order record on thread tid when it remembers one, else NULL. */
+static TW_INLINE struct t1_order *area_order(const area *a, uint64_t tid) {
+    if (tid < ORD_SLOTS) return a->ord_by[tid];
+    return a->ord && a->ord_tid == tid ? a->ord : NULL;
+}
 
 enum { REP_HANDLE, REP_MACRO, REP_SECTION, REP_EVENT, REP_COUNT };
 #define CX_MAX 8 /* contexts remembered with their thread */
@@ -455,7 +466,7 @@ static uint64_t state_track(t1_reader *r, uint32_t h, int64_t ts, const tw_loc *
  */
 static void check_order(t1_reader *r, area *a, uint32_t handle, uint64_t tid, char code,
                         const tw_str *name, const tw_loc *loc) {
-    t1_order *o = a && a->ord && a->ord_tid == tid ? a->ord : NULL; /* the area's last thread */
+    t1_order *o = a ? area_order(a, tid) : NULL;
     if (!o) {
         o = tw_keyed_get(&r->orders, &r->ov, &r->nov, &r->ovcap, (uint64_t)tid << 32 | handle,
                          sizeof *o, NULL);
@@ -463,7 +474,9 @@ static void check_order(t1_reader *r, area *a, uint32_t handle, uint64_t tid, ch
             tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory");
             return;
         }
-        if (a) {
+        if (a && tid < ORD_SLOTS) {
+            a->ord_by[tid] = o;
+        } else if (a) {
             a->ord = o;
             a->ord_tid = tid;
         }
@@ -903,7 +916,7 @@ static bool timeline_usual(t1_reader *r, const tw_line *l) {
  * remembers, when the event breaks no rule and needs no memory: true when
  * done; false, with nothing changed, for check_order() to do. */
 static TW_INLINE bool order_usual(area *a, uint64_t tid, char code) {
-    t1_order *o = a->ord && a->ord_tid == tid ? a->ord : NULL;
+    t1_order *o = area_order(a, tid);
     if (!o) return false;
     uint32_t *top = o->depth ? &o->susp[o->depth - 1] : NULL;
     switch (code) {
