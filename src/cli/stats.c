@@ -98,10 +98,11 @@ int cli_profile_inputs(char *const *paths, size_t n, const cli_reading *rd, cli_
     size_t nev;
     int r;
     while ((r = tw_source_next_run(src, &ev, &nev)) == TW_OK) {
-        for (size_t i = 0; i < nev; i++) {
+        const tw_event *e = ev, *end = ev + nev; /* nev >= 1 */
+        do {
             cli_progress_tick();
-            if (tw_stats_event(stats, &ev[i]) != TW_OK) goto done;
-        }
+            if (tw_stats_event(stats, e) != TW_OK) goto done;
+        } while (++e < end);
     }
     cli_progress_end();
     if (r != TW_ERR && tw_stats_finish(stats) != TW_OK) r = TW_ERR;

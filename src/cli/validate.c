@@ -237,10 +237,11 @@ static bool check(const char *path, const cli_reading *rd, validator *v) {
     size_t nev;
     int r;
     while ((r = tw_source_next_run(src, &ev, &nev)) == TW_OK) {
-        for (size_t i = 0; i < nev; i++) {
+        const tw_event *e = ev, *end = ev + nev; /* nev >= 1 */
+        do {
             cli_progress_tick();
-            if (tw_stats_event(stats, &ev[i]) != TW_OK) goto done;
-        }
+            if (tw_stats_event(stats, e) != TW_OK) goto done;
+        } while (++e < end);
     }
     cli_progress_end();
     ok = r == TW_EOF && tw_stats_finish(stats) == TW_OK;

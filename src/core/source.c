@@ -340,6 +340,16 @@ static TW_NOINLINE void consider_threads(tw_source *s) {
 }
 
 int tw_source_next_run(tw_source *s, const tw_event **ev, size_t *n) {
+    if (!s->threaded) {
+        if (s->pump && !s->started) consider_threads(s);
+        if (!s->threaded) {  /* on this thread: a run is one event */
+            *ev = &s->ev;
+            *n = 1;
+            int rc = next_event(s, &s->ev);
+            s->events += rc == TW_OK;
+            return rc;
+        }
+    }
     if (s->run_left) {  /* what is left of a run tw_source_next_ref() took */
         *ev = s->run + 1;
         *n = s->run_left;
@@ -347,10 +357,7 @@ int tw_source_next_run(tw_source *s, const tw_event **ev, size_t *n) {
         s->run_left = 0;
         return TW_OK;
     }
-    if (s->pump && !s->started) consider_threads(s);
-    *ev = &s->ev;  /* read on this thread; the pump points elsewhere */
-    *n = 1;
-    int rc = s->threaded ? tw_pump_next_run(s->pump, ev, n) : next_event(s, &s->ev);
+    int rc = tw_pump_next_run(s->pump, ev, n);
     if (rc == TW_OK) s->events += *n;
     return rc;
 }
