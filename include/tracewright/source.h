@@ -75,6 +75,12 @@ int tw_source_next_ref(tw_source *src, const tw_event **ev);
  * it, with one call for many events when they are read ahead.  Calls of
  * the two may be mixed. */
 int tw_source_next_run(tw_source *src, const tw_event **ev, size_t *n);
+/* Put back the last k events of the run tw_source_next_run() gave last
+ * (0 < k < its length): a caller that stops within a run (a writer
+ * failed) says how many it did not use, so that the next call gives them
+ * again and tw_source_event_count() counts only the events used, as with
+ * single events.  Anything else is ignored. */
+void tw_source_unread(tw_source *src, size_t k);
 /* Trace information of the merged stream. */
 const tw_trace_info *tw_source_info(const tw_source *src);
 size_t tw_source_input_count(const tw_source *src);

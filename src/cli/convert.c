@@ -193,7 +193,10 @@ int cmd_convert(int argc, char **argv) {
             }
             if (out && out->err) break;
         }
-        if (i < nev) break;
+        if (i < nev) {  /* stopped at event i: the rest was not used */
+            tw_source_unread(src, nev - i - 1);
+            break;
+        }
     }
     cli_progress_end();
     if (r != TW_ERR && tw_writer_finish(w) != TW_OK) r = TW_ERR;

@@ -303,8 +303,9 @@ static int read_next_of(void *reader, tw_event *ev) {
 
 int tw_reader_next_batch(tw_reader *r, tw_batch *b) {
     b->stop = r->ctx.diag;
-    return r->fmt->read_batch ? r->fmt->read_batch(r->state, b)
-                              : tw_read_batch_with(read_next_of, r, b);
+    /* read_batch exists from descriptor version 2 on */
+    return r->fmt->abi >= 2 && r->fmt->read_batch ? r->fmt->read_batch(r->state, b)
+                                                  : tw_read_batch_with(read_next_of, r, b);
 }
 const tw_trace_info *tw_reader_info(const tw_reader *r) { return &r->info; }
 

@@ -42,8 +42,9 @@ struct tw_source {
      * reading thread's (see tw_calloc_lines) */
     _Alignas(TW_LINE_PAIR) uint64_t events;
     tw_event ev;          /* tw_source_next_ref()'s, read on this thread */
-    const tw_event *run;  /* tw_source_next_ref(): the run it hands out, */
+    const tw_event *run;  /* the last event handed out of the current run, */
     size_t run_left;      /* and how many of it are still to come */
+    size_t run_n;         /* events in the run tw_source_next_run() gave last */
     tw_pump *pump;        /* reading ahead on a second thread, or NULL */
     bool started;         /* tw_pump_start() was tried, or will not be */
     bool threaded;        /* and it runs */
@@ -350,16 +351,26 @@ int tw_source_next_run(tw_source *s, const tw_event **ev, size_t *n) {
             return rc;
         }
     }
-    if (s->run_left) {  /* what is left of a run tw_source_next_ref() took */
+    if (s->run_left) {  /* what is left of a run taken by tw_source_next_ref() or put back */
         *ev = s->run + 1;
         *n = s->run_left;
-        s->events += s->run_left;
-        s->run_left = 0;
-        return TW_OK;
+    } else {
+        int rc = tw_pump_next_run(s->pump, ev, n);
+        if (rc != TW_OK) return rc;
     }
-    int rc = tw_pump_next_run(s->pump, ev, n);
-    if (rc == TW_OK) s->events += *n;
-    return rc;
+    s->events += *n;
+    s->run = *ev + *n - 1;
+    s->run_left = 0;
+    s->run_n = *n;
+    return TW_OK;
+}
+
+void tw_source_unread(tw_source *s, size_t k) {
+    if (!s->threaded || k == 0 || k >= s->run_n) return;  /* on one thread a run is one event */
+    s->run -= k;
+    s->run_left = k;
+    s->run_n -= k;
+    s->events -= k;
 }
 
 int tw_source_next_ref(tw_source *s, const tw_event **ev) {
@@ -371,11 +382,7 @@ int tw_source_next_ref(tw_source *s, const tw_event **ev) {
     }
     size_t n;
     int rc = tw_source_next_run(s, ev, &n);
-    if (rc == TW_OK && n > 1) {
-        s->run = *ev;
-        s->run_left = n - 1;
-        s->events -= n - 1;  /* counted as they are handed out */
-    }
+    if (rc == TW_OK) tw_source_unread(s, n - 1); /* handed out one by one */
     return rc;
 }
 

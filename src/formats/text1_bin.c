@@ -22,18 +22,15 @@
 #include "text1.h"
 
 #define REC 24
-#ifndef PFD
-#define PFD 4096
-#endif
 #define CHUNK (REC * 4096)
 #define WINDOW ((size_t)REC << 15) /* what detection sees: 32768 records */
 #define MAX_BAD 10                  /* records that do not fit, reported one by one */
 
-static TW_INLINE uint32_t le32(const unsigned char *p) {
+static uint32_t le32(const unsigned char *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static TW_INLINE uint64_t le64(const unsigned char *p) { return (uint64_t)le32(p + 4) << 32 | le32(p); }
+static uint64_t le64(const unsigned char *p) { return (uint64_t)le32(p + 4) << 32 | le32(p); }
 
 static bool fits11(uint32_t w) { return (w & 0xFFFFF000u) == 0 && (w & 0xF) <= 4; }
 static bool fits10(uint32_t w) { return (w & 0x00FFFFFFu) == 0 && (w >> 24 & 0xF) <= 4; }
@@ -298,7 +295,6 @@ static int bin_next(void *state, tw_event *ev) {
                 continue;
             }
         }
-        __builtin_prefetch(r->p + PFD);
         bool direct = plain_record(r, r->p, ev);
         if (!direct) {
             t1_begin(r->names, ev);

@@ -288,7 +288,7 @@ static void ref_diag(void *user, const tw_diag *d) {
 }
 
 /* How ref_read() fetches the events. */
-enum { BY_COPY, BY_REF, BY_RUN, MIXED };
+enum { BY_COPY, BY_REF, BY_RUN, MIXED, PUT_BACK };
 
 static void ref_note(ref_seen *s, const tw_event *e) {
     if (s->n >= 3200) return;
@@ -316,13 +316,18 @@ static void ref_read(const char *path, bool threads, int how, ref_seen *s) {
     int rc;
     do {
         /* MIXED: one event by reference, the rest of its run as a run */
-        bool run = how == BY_RUN || (how == MIXED && calls++ % 2);
+        bool run = how == BY_RUN || how == PUT_BACK || (how == MIXED && calls++ % 2);
         rc = run             ? tw_source_next_run(src, &e, &n)
              : how == BY_COPY ? tw_source_next(src, &copy)
                               : tw_source_next_ref(src, &e);
         if (rc != TW_OK) break;
         if (!run) n = 1;
         if (n > s->longest) s->longest = n;
+        if (how == PUT_BACK && n > 1) {
+            /* use the first half of the run; the rest comes again */
+            tw_source_unread(src, n - (n + 1) / 2);
+            n = (n + 1) / 2;
+        }
         for (size_t i = 0; i < n; i++) ref_note(s, &e[i]);
     } while (s->n < 3200);
     CHECK_EQ_I(rc, TW_EOF);
@@ -362,7 +367,7 @@ void test_source_next_ref(void) {
         bool threads;
         int how;
     } modes[] = {{false, BY_REF}, {false, BY_RUN}, {false, MIXED}, {true, BY_COPY},
-                 {true, BY_REF},  {true, BY_RUN},  {true, MIXED}};
+                 {true, BY_REF},  {true, BY_RUN},  {true, MIXED}, {true, PUT_BACK}};
     for (size_t mode = 0; mode < sizeof modes / sizeof modes[0]; mode++) {
         ref_read(path, modes[mode].threads, modes[mode].how, &got);
         /* read ahead, runs are many events long, up to each diagnostic */

@@ -77,3 +77,10 @@ head -c 8000000 big.log | expect "$small" tracewright stats -v -
 tracewright stats big.log >auto.out
 tracewright stats --threads 1 big.log >one.out
 cmp -s auto.out one.out && echo "stats big.log: the same report as with --threads 1"
+# a conversion stopped by its output (a full disk) counts the events it
+# used, the same on one thread and two (the size read is the batch's)
+for t in 1 2; do
+    tracewright convert -v --threads "$t" -t jsonl -o /dev/full big.log 2>err >/dev/null
+    echo "convert -v --threads $t -t jsonl -o /dev/full big.log (exit $?):"
+    untimed <err | sed -E 's/: [0-9.]+ [KMG]?i?B, /: SIZE, /; s/^/  /'
+done
