@@ -176,6 +176,11 @@ size_t cli_diag_prefix(const tw_diag *d, char *buf, size_t n);
 void cli_diag_init(cli_diag *d, unsigned long long max);
 /* Print the "N more diagnostics not shown" note if any were hidden. */
 void cli_diag_finish(cli_diag *d);
+/* Every event of src into stats, the progress line ticking (stats.c;
+ * shared with validate): TW_OK, with the reading's last status (TW_EOF, or
+ * TW_ERR: reported) in *end, or TW_ERR when the statistics failed
+ * (reported; *end is TW_OK). */
+int cli_feed_stats(tw_source *src, tw_stats *stats, int *end);
 /* Read traces through one merged source, pair and aggregate into `prof`
  * (stats.c; shared with compare).  TW_OK or TW_ERR (reported). */
 int cli_profile_inputs(char *const *paths, size_t n, const cli_reading *rd, cli_diag *diag,

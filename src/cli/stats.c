@@ -77,6 +77,19 @@ static void help(void) {
            "  tracewright stats --merge run*.json\n");
 }
 
+int cli_feed_stats(tw_source *src, tw_stats *stats, int *end) {
+    const tw_event *ev;
+    size_t nev;
+    while ((*end = tw_source_next_run(src, &ev, &nev)) == TW_OK) {
+        const tw_event *e = ev, *last = ev + nev; /* nev >= 1 */
+        do {
+            cli_progress_tick();
+            if (tw_stats_event(stats, e) != TW_OK) return TW_ERR;
+        } while (++e < last);
+    }
+    return TW_OK;
+}
+
 /* Read the inputs, pair and aggregate; fill the profile. */
 int cli_profile_inputs(char *const *paths, size_t n, const cli_reading *rd, cli_diag *diag,
                        tw_profile *prof) {
@@ -94,16 +107,8 @@ int cli_profile_inputs(char *const *paths, size_t n, const cli_reading *rd, cli_
         goto done;
     tw_stats_set_jitter(stats, cli_jitter(rd, src));
     cli_progress_start(src, rd->progress, NULL);
-    const tw_event *ev;
-    size_t nev;
     int r;
-    while ((r = tw_source_next_run(src, &ev, &nev)) == TW_OK) {
-        const tw_event *e = ev, *end = ev + nev; /* nev >= 1 */
-        do {
-            cli_progress_tick();
-            if (tw_stats_event(stats, e) != TW_OK) goto done;
-        } while (++e < end);
-    }
+    if (cli_feed_stats(src, stats, &r) != TW_OK) goto done;
     cli_progress_end();
     if (r != TW_ERR && tw_stats_finish(stats) != TW_OK) r = TW_ERR;
     cli_read_summary(rd, src, NULL);

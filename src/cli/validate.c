@@ -233,16 +233,8 @@ static bool check(const char *path, const cli_reading *rd, validator *v) {
         goto done;
     }
     cli_progress_start(src, rd->progress, v->out);
-    const tw_event *ev;
-    size_t nev;
     int r;
-    while ((r = tw_source_next_run(src, &ev, &nev)) == TW_OK) {
-        const tw_event *e = ev, *end = ev + nev; /* nev >= 1 */
-        do {
-            cli_progress_tick();
-            if (tw_stats_event(stats, e) != TW_OK) goto done;
-        } while (++e < end);
-    }
+    if (cli_feed_stats(src, stats, &r) != TW_OK) goto done;
     cli_progress_end();
     ok = r == TW_EOF && tw_stats_finish(stats) == TW_OK;
     if (rd->verbose && v->shared) (void)tw_output_flush(v->out);  /* the problems go first */
