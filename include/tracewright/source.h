@@ -38,14 +38,23 @@ typedef struct tw_source_opts {
      * they save.  0: at once (tw_source_reading_ahead() tells whether the
      * events are read ahead). */
     uint64_t threads_min_bytes;
+    /* Without a second thread the events are still read in runs, a batch
+     * of a few hundred at a time when the caller has used the last, with
+     * the diagnostics held in their places as with a thread (one call of the
+     * reader for many events).  `lockstep` reads each event only when it is
+     * asked for instead, and never on a second thread: for a caller whose
+     * own work must come between the reading of two events, such as one
+     * that interns into the same string table (the names are then added,
+     * and a limit of names reached, in the order of the events). */
+    bool lockstep;
     /* The caller takes instant names that are not interned (see
      * TW_STR_TRANSIENT and tw_read_ctx.transient_names), so that memory
      * does not grow with distinct message texts. */
     bool transient_names;
     /* The caller reads no event's message or attributes (`msg`, `attrs`):
-     * when the events are read ahead on a second thread they are handed
-     * over without them (msg NULL, msg_len 0, no attributes), which saves
-     * copying them between the threads.  Everything else is as always. */
+     * when the events are read in runs (on a second thread or not) they are
+     * handed over without them (msg NULL, msg_len 0, no attributes), which
+     * saves copying them into the batch.  Everything else is as always. */
     bool drop_details;
 } tw_source_opts;
 

@@ -144,6 +144,7 @@ int cmd_convert(int argc, char **argv) {
     char why[96];  /* for -v */
     if (interns) {
         so.threads = false;
+        so.lockstep = true;
         snprintf(why, sizeof why, "the %s writer adds names to the string table", fout->name);
     }
     so.transient_names = (fout->flags & TW_FMT_WRITER_TRANSIENT) != 0;

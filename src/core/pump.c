@@ -18,6 +18,10 @@
 #define NBATCHES 4
 #define CHUNK_BYTES ((size_t)64 << 10)
 #define BATCH_BYTES ((size_t)256 << 10) /* a batch with more is handed over early */
+/* Read here, a batch whose runs were shorter than this on average (events
+ * that point into the reader's memory end a run and are copied) cost more
+ * than reading event by event (TW_PUMP_STEP). */
+#define RUN_MIN 4
 /* Before the consumer sleeps waiting for a batch it polls the ring this
  * many times (a pause each, some 20-40 us in all, about what a batch takes
  * to fill): a sleep costs a futex call on both sides and, in a virtual
@@ -47,6 +51,7 @@ typedef struct batch {
     size_t ndiags, dcap;
     uint64_t lost;  /* diagnostics that could not be recorded (out of memory) */
     uint64_t input_bytes;
+    size_t calls;   /* of fn to fill it */
     int end;        /* 0, or the TW_EOF / TW_ERR that follows the events */
 } batch;
 
@@ -63,6 +68,7 @@ struct tw_pump {
     atomic_bool cancel;  /* the consumer stopped early: produce no more */
     pthread_t thread;
     bool running;        /* the thread was started (and not yet joined) */
+    bool here;           /* no thread: batches are filled on the consumer's */
     /* the producer's */
     _Alignas(TW_LINE_PAIR) tw_diag_sink sink;
     tw_pump_fn fn;
@@ -168,10 +174,11 @@ static bool keep_data(batch *b, tw_event *e) {
 /* ---- diagnostics ----------------------------------------------------------- */
 
 /* The producer's sink: record in the batch being filled, or pass straight on
- * when there is no producing thread. */
+ * when no batch is being filled (before the start, between two batches
+ * read here, after the end). */
 static void on_diag(void *user, const tw_diag *d) {
     tw_pump *p = user;
-    batch *b = p->running ? p->filling : NULL;
+    batch *b = p->filling;
     if (!b) {
         tw_diag_forward(p->out, d);
         return;
@@ -208,6 +215,38 @@ static void await_batch(tw_pump *p) {
     }
 }
 
+/* ---- filling a batch -------------------------------------------------------- */
+
+/* Fill b with runs of events from fn (on the producing thread, or on the
+ * consumer's when the pump reads here): its diagnostics are recorded in it
+ * (on_diag()) at their places.  Returns how the batch ends: TW_OK when it
+ * is full, else the TW_EOF or TW_ERR that follows its events. */
+static int fill(tw_pump *p, batch *b) {
+    batch_reset(b);
+    p->fill = (tw_batch){.ev = b->ev, .cap = BATCH_EVENTS};
+    p->filling = b;
+    int rc = TW_OK;
+    b->calls = 0;
+    while (p->fill.n < BATCH_EVENTS && b->bytes < BATCH_BYTES &&
+           !atomic_load_explicit(&p->cancel, memory_order_relaxed)) {
+        size_t from = p->fill.n;
+        rc = p->fn(p->user, &p->fill);
+        b->calls++;
+        /* only a run's last event may point into the reader's memory */
+        if (p->fill.n > from && !keep_data(b, &b->ev[p->fill.n - 1])) {
+            p->fill.n--;  /* not handed over; the report comes in its place */
+            tw_report(&p->sink, TW_R_OUT_OF_MEMORY, &b->ev[p->fill.n].loc, "out of memory");
+            rc = TW_ERR;
+        }
+        if (rc != TW_OK) break;
+    }
+    b->n = p->fill.n;
+    b->end = rc;
+    b->input_bytes = p->bytes_fn(p->user);
+    p->filling = NULL;
+    return rc;
+}
+
 /* ---- the producing thread ---------------------------------------------------- */
 
 static void *produce(void *arg) {
@@ -222,26 +261,7 @@ static void *produce(void *arg) {
         }
         batch *b = p->ring[(p->head + atomic_load(&p->count)) % NBATCHES];
         pthread_mutex_unlock(&p->mu);
-        batch_reset(b);
-        p->fill = (tw_batch){.ev = b->ev, .cap = BATCH_EVENTS};
-        p->filling = b;
-        int rc = TW_OK;
-        while (p->fill.n < BATCH_EVENTS && b->bytes < BATCH_BYTES &&
-               !atomic_load_explicit(&p->cancel, memory_order_relaxed)) {
-            size_t from = p->fill.n;
-            rc = p->fn(p->user, &p->fill);
-            /* only a run's last event may point into the reader's memory */
-            if (p->fill.n > from && !keep_data(b, &b->ev[p->fill.n - 1])) {
-                p->fill.n--;  /* not handed over; the report comes in its place */
-                tw_report(&p->sink, TW_R_OUT_OF_MEMORY, &b->ev[p->fill.n].loc, "out of memory");
-                rc = TW_ERR;
-            }
-            if (rc != TW_OK) break;
-        }
-        b->n = p->fill.n;
-        b->end = rc;
-        b->input_bytes = p->bytes_fn(p->user);
-        p->filling = NULL;
+        int rc = fill(p, b);
         pthread_mutex_lock(&p->mu);
         atomic_fetch_add(&p->count, 1);
         pthread_cond_signal(&p->filled);
@@ -275,14 +295,26 @@ tw_pump *tw_pump_new(tw_diag_sink *out) {
 
 tw_diag_sink *tw_pump_sink(tw_pump *p) { return &p->sink; }
 
-bool tw_pump_start(tw_pump *p, tw_pump_fn fn, tw_pump_bytes_fn bytes_fn, void *user) {
-    /* the batches (a quarter of a megabyte) only now: a pump that is never started
-     * (tw_source_opts.threads_min_bytes) costs nothing */
-    for (size_t i = 0; i < NBATCHES; i++)
+/* Allocate the first `n` batches (only at the start: a pump that is never
+ * started costs nothing) and take the producing side's functions. */
+static bool setup(tw_pump *p, size_t n, tw_pump_fn fn, tw_pump_bytes_fn bytes_fn, void *user) {
+    for (size_t i = 0; i < n; i++)
         if (!p->ring[i] && !(p->ring[i] = tw_calloc_lines(1, sizeof *p->ring[i]))) return false;
     p->fn = fn;
     p->bytes_fn = bytes_fn;
     p->user = user;
+    return true;
+}
+
+bool tw_pump_start_here(tw_pump *p, tw_pump_fn fn, tw_pump_bytes_fn bytes_fn, void *user) {
+    if (p->running || !setup(p, 1, fn, bytes_fn, user)) return false;
+    p->here = true;
+    return true;
+}
+
+bool tw_pump_start(tw_pump *p, tw_pump_fn fn, tw_pump_bytes_fn bytes_fn, void *user) {
+    /* the batches, a quarter of a megabyte */
+    if (p->here || !setup(p, NBATCHES, fn, bytes_fn, user)) return false;
     p->running = true;
     if (pthread_create(&p->thread, NULL, produce, p) != 0) {
         p->running = false;
@@ -296,11 +328,17 @@ int tw_pump_next_run(tw_pump *p, const tw_event **ev, size_t *n) {
         if (p->end) return p->end;
         batch *b = p->reading;
         if (!b) {
-            await_batch(p);
-            pthread_mutex_lock(&p->mu);
-            while (atomic_load(&p->count) == 0) pthread_cond_wait(&p->filled, &p->mu);
-            b = p->reading = p->ring[p->head];
-            pthread_mutex_unlock(&p->mu);
+            if (p->here) {  /* the one batch, filled now */
+                b = p->ring[0];
+                fill(p, b);
+            } else {
+                await_batch(p);
+                pthread_mutex_lock(&p->mu);
+                while (atomic_load(&p->count) == 0) pthread_cond_wait(&p->filled, &p->mu);
+                b = p->ring[p->head];
+                pthread_mutex_unlock(&p->mu);
+            }
+            p->reading = b;
             p->ri = p->rdi = 0;
             p->bytes = b->input_bytes;
         }
@@ -327,6 +365,11 @@ int tw_pump_next_run(tw_pump *p, const tw_event **ev, size_t *n) {
         }
         int end = b->end;
         p->reading = NULL;
+        if (p->here) {
+            p->end = end;
+            if (!end && b->n < RUN_MIN * b->calls) return p->end = TW_PUMP_STEP;
+            continue;
+        }
         pthread_mutex_lock(&p->mu);
         p->head = (p->head + 1) % NBATCHES;
         atomic_fetch_sub(&p->count, 1);

@@ -1,7 +1,10 @@
 /*
  * The event pump: a second thread that runs the readers ahead of the
  * consumer, handing events over in batches, so that parsing and what is done
- * with the events (pairing, statistics, writing) use two cores.
+ * with the events (pairing, statistics, writing) use two cores; or, without
+ * a thread, the same batches filled on the consumer's thread when it runs
+ * out of events, so that the readers are called once per run of events
+ * rather than once per event (tw_pump_start_here()).
  *
  * The stream the consumer sees is the one it would see without the pump,
  * diagnostics included: what the readers report goes to the pump's sink,
@@ -28,17 +31,29 @@ typedef uint64_t (*tw_pump_bytes_fn)(void *user);
 
 /* A pump delivering to `out`; NULL when out of memory. */
 tw_pump *tw_pump_new(tw_diag_sink *out);
-/* The sink the producing side reports to.  Until tw_pump_start() and after
- * the stream ended it passes diagnostics straight on to `out`. */
+/* The sink the producing side reports to.  While no batch is being filled
+ * (before the start, after the stream ended, between two batches read
+ * here) it passes diagnostics straight on to `out`. */
 tw_diag_sink *tw_pump_sink(tw_pump *p);
 /* Allocate the batches and start the producing thread; false when either
  * fails (the caller then produces events itself, and the sink keeps passing
  * straight on). */
 bool tw_pump_start(tw_pump *p, tw_pump_fn fn, tw_pump_bytes_fn bytes_fn, void *user);
+/* Read in batches on the caller's thread instead: each tw_pump_next_run()
+ * that has no event left fills one batch with fn on the spot.  The events
+ * and diagnostics come as with a thread, with one call of the reader for
+ * many events.  False when out of memory (nothing changed).  Either this or
+ * tw_pump_start(), once. */
+bool tw_pump_start_here(tw_pump *p, tw_pump_fn fn, tw_pump_bytes_fn bytes_fn, void *user);
 /* The next events, as fn gave them: TW_OK, TW_EOF or TW_ERR.  *ev points
  * to *n (at least one) in their batch, where the producing thread left them
  * (no copy), as many in a row as no diagnostic comes between; they and
- * their data stay valid until the next call. */
+ * their data stay valid until the next call.  Read here, also TW_PUMP_STEP,
+ * once, at the end of a batch whose runs were so short (most events ending
+ * one, to be copied) that reading event by event costs less: the caller
+ * then reads the rest that way, and the pump's sink passes its diagnostics
+ * straight on. */
+enum { TW_PUMP_STEP = 2 };
 int tw_pump_next_run(tw_pump *p, const tw_event **ev, size_t *n);
 /* Input bytes read when the delivered events were produced. */
 uint64_t tw_pump_bytes(const tw_pump *p);

@@ -27,6 +27,7 @@ struct tw_source {
     size_t last;   /* input whose event was handed out last; n = none */
     tw_trace_info info;
     tw_diag_sink *diag;   /* where the readers, inputs and merge report */
+    bool threads;                /* tw_source_opts' */
     uint64_t threads_min_bytes;  /* tw_source_opts' */
     bool drop_details;           /* tw_source_opts' */
     /* which input each (pid, tid) came from, to spot two inputs sharing one */
@@ -45,9 +46,10 @@ struct tw_source {
     const tw_event *run;  /* the last event handed out of the current run, */
     size_t run_left;      /* and how many of it are still to come */
     size_t run_n;         /* events in the run tw_source_next_run() gave last */
-    tw_pump *pump;        /* reading ahead on a second thread, or NULL */
-    bool started;         /* tw_pump_start() was tried, or will not be */
-    bool threaded;        /* and it runs */
+    tw_pump *pump;        /* reading in runs (on a second thread or here), or NULL */
+    bool started;         /* how the pump reads is decided */
+    bool threaded;        /* on a second thread */
+    bool runs;            /* through the pump, on either thread */
 };
 
 const tw_format *tw_detect_input(tw_input *in, tw_diag_sink *diag, int *score) {
@@ -246,7 +248,8 @@ int tw_source_open(const char *const *paths, size_t n, const tw_source_opts *o,
     s->diag = diag;
     /* with a pump, everything reading reports through it, so that its
      * diagnostics reach `diag` in their place among the events */
-    if (o->threads && (s->pump = tw_pump_new(diag))) s->diag = tw_pump_sink(s->pump);
+    if (!o->lockstep && (s->pump = tw_pump_new(diag))) s->diag = tw_pump_sink(s->pump);
+    s->threads = o->threads;
     s->threads_min_bytes = o->threads_min_bytes;
     s->drop_details = o->drop_details;
     s->last = n;
@@ -319,11 +322,13 @@ static uint64_t bytes_read(const tw_source *s) {
 
 static uint64_t pump_bytes(void *user) { return bytes_read(user); }
 
-/* Start reading ahead when the inputs are large enough for it to pay: at
- * once when their sizes are known; with an input of unknown size (a pipe,
- * an empty file that may be a /proc one) once that many bytes have been
- * read on this thread.  Called at the start of tw_source_next() only, when
- * the caller is done with the last event and the reader may move on. */
+/* Decide how the pump reads: on a second thread when asked for and the
+ * inputs are large enough for it to pay (at once when their sizes are
+ * known; with an input of unknown size, a pipe or an empty file that may be
+ * a /proc one, once that many bytes have been read on this thread, event by
+ * event); else, or when a thread cannot be started, here, in runs.  Called
+ * at the start of tw_source_next_run() only, when the caller is done with
+ * the last event and the reader may move on. */
 static TW_NOINLINE void consider_threads(tw_source *s) {
     uint64_t known = 0;
     bool unknown = false;
@@ -332,18 +337,18 @@ static TW_NOINLINE void consider_threads(tw_source *s) {
         if (size < 0) unknown = true;
         else known += (uint64_t)size;
     }
-    if (known >= s->threads_min_bytes || (unknown && bytes_read(s) >= s->threads_min_bytes)) {
-        s->started = true;
-        s->threaded = tw_pump_start(s->pump, pump_batch, pump_bytes, s);
-    } else if (!unknown) {
-        s->started = true;  /* too small to pay: one thread throughout */
-    }
+    bool enough = known >= s->threads_min_bytes ||
+                  (unknown && bytes_read(s) >= s->threads_min_bytes);
+    if (s->threads && !enough && unknown) return;  /* not yet known */
+    s->started = true;
+    s->threaded = s->threads && enough && tw_pump_start(s->pump, pump_batch, pump_bytes, s);
+    s->runs = s->threaded || tw_pump_start_here(s->pump, pump_batch, pump_bytes, s);
 }
 
 int tw_source_next_run(tw_source *s, const tw_event **ev, size_t *n) {
-    if (!s->threaded) {
+    if (!s->runs) {
         if (s->pump && !s->started) consider_threads(s);
-        if (!s->threaded) {  /* on this thread: a run is one event */
+        if (!s->runs) {  /* event by event: a run is one event */
             *ev = &s->ev;
             *n = 1;
             int rc = next_event(s, &s->ev);
@@ -356,6 +361,10 @@ int tw_source_next_run(tw_source *s, const tw_event **ev, size_t *n) {
         *n = s->run_left;
     } else {
         int rc = tw_pump_next_run(s->pump, ev, n);
+        if (rc == TW_PUMP_STEP) {  /* event by event from here on */
+            s->runs = false;
+            return tw_source_next_run(s, ev, n);
+        }
         if (rc != TW_OK) return rc;
     }
     s->events += *n;
@@ -366,7 +375,7 @@ int tw_source_next_run(tw_source *s, const tw_event **ev, size_t *n) {
 }
 
 void tw_source_unread(tw_source *s, size_t k) {
-    if (!s->threaded || k == 0 || k >= s->run_n) return;  /* on one thread a run is one event */
+    if (!s->runs || k == 0 || k >= s->run_n) return;  /* event by event a run is one event */
     s->run -= k;
     s->run_left = k;
     s->run_n -= k;
@@ -394,7 +403,7 @@ int tw_source_next(tw_source *s, tw_event *ev) {
 }
 
 uint64_t tw_source_bytes(const tw_source *s) {
-    return s->threaded ? tw_pump_bytes(s->pump) : bytes_read(s);
+    return s->runs ? tw_pump_bytes(s->pump) : bytes_read(s);
 }
 
 const tw_trace_info *tw_source_info(const tw_source *s) { return &s->info; }

@@ -217,17 +217,28 @@ void test_source_threads_min_bytes(void) {
     unlink(fifo);
 }
 
-/* tw_source_opts.drop_details: read ahead, the events come without their
- * message and attributes, and are otherwise the same; on one thread they
- * keep them. */
+/* How a source reads in the tests below: event by event
+ * (tw_source_opts.lockstep), in runs on the caller's thread (the default
+ * without threads), in runs on a second thread. */
+enum { LOCKSTEP, HERE, THREAD };
+
+static tw_source_opts reading_opts(int reading) {
+    return (tw_source_opts){.threads = reading == THREAD, .lockstep = reading == LOCKSTEP};
+}
+
+/* tw_source_opts.drop_details: read in runs, on a second thread or not, the
+ * events come without their message and attributes, and are otherwise the
+ * same; event by event they keep them. */
 void test_source_drop_details(void) {
     static const char log[] =
         "{\"ts\":10,\"kind\":\"begin\",\"pid\":1,\"tid\":1,\"name\":\"a\",\"args\":{\"line\":7}}\n"
         "{\"ts\":20,\"kind\":\"instant\",\"pid\":1,\"tid\":1,\"name\":\"n\",\"msg\":\"hello\"}\n"
         "{\"ts\":30,\"kind\":\"end\",\"pid\":1,\"tid\":1,\"name\":\"a\"}\n";
     const char *path = tu_tempfile(0, ".jsonl", log, strlen(log));
-    for (int threads = 0; threads < 2; threads++) {
-        tw_source_opts o = {.threads = threads, .drop_details = true};
+    for (int reading = LOCKSTEP; reading <= THREAD; reading++) {
+        tw_source_opts o = reading_opts(reading);
+        o.drop_details = true;
+        bool dropped = reading != LOCKSTEP;
         tu_diags d;
         tu_diags_init(&d);
         tw_strtab *st = tw_strtab_new();
@@ -245,11 +256,11 @@ void test_source_drop_details(void) {
             n++;
         }
         CHECK_EQ_I(n, 3);
-        CHECK(tw_source_reading_ahead(src) == (threads == 1));
+        CHECK(tw_source_reading_ahead(src) == (reading == THREAD));
         /* checked while the source is open: the pointers are its own */
-        CHECK_EQ_U(e[0].nattrs, threads ? 0 : 1);
-        CHECK((e[0].attrs == NULL) == (threads == 1));
-        if (threads) {
+        CHECK_EQ_U(e[0].nattrs, dropped ? 0 : 1);
+        CHECK((e[0].attrs == NULL) == dropped);
+        if (dropped) {
             CHECK(e[1].msg == NULL);
             CHECK_EQ_U(e[1].msg_len, 0);
         } else {
@@ -263,20 +274,22 @@ void test_source_drop_details(void) {
 }
 
 /* tw_source_next_ref() and tw_source_next_run(): the events, and the
- * diagnostics between them, as tw_source_next() gives them, on one thread
- * and read ahead, over several of the pump's batches (read ahead, each
- * event is read in place in its batch), each diagnostic between the same
- * two events. */
+ * diagnostics between them, as tw_source_next() gives them event by event,
+ * also when read in runs, on this thread or a second one, over several of
+ * the pump's batches (each event read in place in its batch), each
+ * diagnostic between the same two events. */
 typedef struct ref_seen {
     int64_t ts[3200];
     int kind[3200];
     uint64_t line[3200];
     char name[3200][8];
+    int64_t attr[3200];  /* the first attribute's integer, -1 without one */
     int n;
     uint64_t diag_line[8];
     int diag_after[8];  /* events delivered before the diagnostic came */
     int ndiags;
     size_t longest;     /* run */
+    int runs;           /* calls that gave events */
 } ref_seen;
 
 static void ref_diag(void *user, const tw_diag *d) {
@@ -296,12 +309,13 @@ static void ref_note(ref_seen *s, const tw_event *e) {
     s->kind[s->n] = e->kind;
     s->line[s->n] = e->loc.line;
     snprintf(s->name[s->n], sizeof s->name[0], "%s", e->name->s);
+    s->attr[s->n] = e->nattrs ? e->attrs[0].i : -1;
     s->n++;
 }
 
-static void ref_read(const char *path, bool threads, int how, ref_seen *s) {
+static void ref_read(const char *path, int reading, int how, ref_seen *s) {
     memset(s, 0, sizeof *s);
-    tw_source_opts o = {.threads = threads};
+    tw_source_opts o = reading_opts(reading);
     tw_diag_sink sink = {.fn = ref_diag, .user = s};
     tw_strtab *st = tw_strtab_new();
     tw_source *src;
@@ -323,6 +337,7 @@ static void ref_read(const char *path, bool threads, int how, ref_seen *s) {
         if (rc != TW_OK) break;
         if (!run) n = 1;
         if (n > s->longest) s->longest = n;
+        s->runs++;
         if (how == PUT_BACK && n > 1) {
             /* use the first half of the run; the rest comes again */
             tw_source_unread(src, n - (n + 1) / 2);
@@ -331,16 +346,56 @@ static void ref_read(const char *path, bool threads, int how, ref_seen *s) {
         for (size_t i = 0; i < n; i++) ref_note(s, &e[i]);
     } while (s->n < 3200);
     CHECK_EQ_I(rc, TW_EOF);
-    CHECK(tw_source_reading_ahead(src) == threads);
+    CHECK(tw_source_reading_ahead(src) == (reading == THREAD));
     CHECK_EQ_U(tw_source_event_count(src), (uint64_t)s->n);
     tw_source_close(src);
     tw_strtab_free(st);
 }
 
+/* Every way of reading `path` against event by event copies: the same
+ * events and diagnostics, in runs of many events where read in runs; with
+ * `steps` (every event points into the reader's memory) read here in runs
+ * for one batch only, then event by event. */
+static void same_every_way(const char *path, bool steps) {
+    static ref_seen want, got;
+    ref_read(path, LOCKSTEP, BY_COPY, &want);
+    static const struct {
+        int reading;
+        int how;
+    } modes[] = {{LOCKSTEP, BY_REF}, {LOCKSTEP, BY_RUN}, {LOCKSTEP, MIXED}, {LOCKSTEP, PUT_BACK},
+                 {HERE, BY_COPY},    {HERE, BY_REF},     {HERE, BY_RUN},    {HERE, MIXED},
+                 {HERE, PUT_BACK},   {THREAD, BY_COPY},  {THREAD, BY_REF},  {THREAD, BY_RUN},
+                 {THREAD, MIXED},    {THREAD, PUT_BACK}};
+    for (size_t mode = 0; mode < sizeof modes / sizeof modes[0]; mode++) {
+        ref_read(path, modes[mode].reading, modes[mode].how, &got);
+        /* in runs, they are many events long, up to each diagnostic */
+        if (modes[mode].reading != LOCKSTEP && modes[mode].how >= BY_RUN)
+            CHECK(got.longest > 100);
+        if (modes[mode].reading == LOCKSTEP) CHECK_EQ_U(got.longest, 1);
+        if (modes[mode].how == BY_RUN && modes[mode].reading != LOCKSTEP) {
+            if (steps && modes[mode].reading == HERE) CHECK(got.runs > 2000);
+            else CHECK(got.runs < 100);
+        }
+        CHECK_EQ_I(got.n, want.n);
+        CHECK_EQ_I(got.ndiags, want.ndiags);
+        for (int i = 0; i < got.ndiags && i < want.ndiags; i++) {
+            CHECK_EQ_I(got.diag_after[i], want.diag_after[i]);
+            CHECK_EQ_U(got.diag_line[i], want.diag_line[i]);
+        }
+        int bad = -1;
+        for (int i = 0; i < got.n && i < want.n && bad < 0; i++)
+            if (got.ts[i] != want.ts[i] || got.kind[i] != want.kind[i] ||
+                got.line[i] != want.line[i] || got.attr[i] != want.attr[i] ||
+                strcmp(got.name[i], want.name[i]) != 0)
+                bad = i;
+        CHECK_EQ_I(bad, -1);
+    }
+}
+
 void test_source_next_ref(void) {
     /* 1500 scopes of 25 names, 3000 events, with a line that is no record
      * after every 500th scope */
-    size_t cap = 64 << 10, len = 0;
+    size_t cap = 256 << 10, len = 0;
     char *log = malloc(cap);
     if (!log) {
         CHECK(!"memory");
@@ -354,38 +409,36 @@ void test_source_next_ref(void) {
     }
     CHECK(len < cap - 1);
     const char *path = tu_tempfile(0, "_1.log", log, len);
-    free(log);
-    static ref_seen want, got;
-    ref_read(path, false, BY_COPY, &want);
+    static ref_seen want;
+    ref_read(path, LOCKSTEP, BY_COPY, &want);
     CHECK_EQ_I(want.n, 3000);
     CHECK_EQ_I(want.ndiags, 3);
     CHECK_EQ_I(want.diag_after[0], 1000);
     CHECK_EQ_U(want.diag_line[0], 1004);
     CHECK_EQ_U(want.line[2999], 3005);
     CHECK_STR(want.name[2999], "s24");
-    static const struct {
-        bool threads;
-        int how;
-    } modes[] = {{false, BY_REF}, {false, BY_RUN}, {false, MIXED}, {true, BY_COPY},
-                 {true, BY_REF},  {true, BY_RUN},  {true, MIXED}, {true, PUT_BACK}};
-    for (size_t mode = 0; mode < sizeof modes / sizeof modes[0]; mode++) {
-        ref_read(path, modes[mode].threads, modes[mode].how, &got);
-        /* read ahead, runs are many events long, up to each diagnostic */
-        if (modes[mode].threads && modes[mode].how >= BY_RUN) CHECK(got.longest > 100);
-        if (!modes[mode].threads) CHECK_EQ_U(got.longest, 1);
-        CHECK_EQ_I(got.n, want.n);
-        CHECK_EQ_I(got.ndiags, want.ndiags);
-        for (int i = 0; i < got.ndiags && i < want.ndiags; i++) {
-            CHECK_EQ_I(got.diag_after[i], want.diag_after[i]);
-            CHECK_EQ_U(got.diag_line[i], want.diag_line[i]);
-        }
-        int bad = -1;
-        for (int i = 0; i < got.n && i < want.n && bad < 0; i++)
-            if (got.ts[i] != want.ts[i] || got.kind[i] != want.kind[i] ||
-                got.line[i] != want.line[i] || strcmp(got.name[i], want.name[i]) != 0)
-                bad = i;
-        CHECK_EQ_I(bad, -1);
+    same_every_way(path, false);
+    unlink(path);
+
+    /* the same in jsonl with an attribute on every event, so that every
+     * event ends a run, and a line that is no event after every 1000th */
+    len = 0;
+    for (int i = 0; i < 3000; i++) {
+        len += (size_t)snprintf(log + len, cap - len,
+                                "{\"ts\":%d,\"kind\":\"%s\",\"pid\":1,\"tid\":1,\"name\":"
+                                "\"s%d\",\"args\":{\"n\":%d}}\n",
+                                i, i % 2 ? "end" : "begin", i / 2 % 25, i);
+        if (i % 1000 == 999) len += (size_t)snprintf(log + len, cap - len, "no event\n");
     }
+    CHECK(len < cap - 1);
+    path = tu_tempfile(0, ".jsonl", log, len);
+    free(log);
+    ref_read(path, LOCKSTEP, BY_COPY, &want);
+    CHECK_EQ_I(want.n, 3000);
+    CHECK_EQ_I(want.ndiags, 3);
+    CHECK_EQ_I(want.diag_after[1], 2000);
+    CHECK_EQ_I(want.attr[2999], 2999);
+    same_every_way(path, true);
     unlink(path);
 }
 
