@@ -212,4 +212,4 @@ clean:
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(BUILD)/tests/tools/sarif-check.d \
          $(BUILD)/tests/tools/project.d \
-         $(FUZZ_OBJS:.o=.d) $(BUILD)/tests/fuzz/replay.d
+         $(FUZZ_OBJS:.o=.d) $(BUILD)/tests/fuzz/replay.d $(BUILD)/bench/drain.d
