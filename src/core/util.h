@@ -89,7 +89,7 @@ static inline const char *tw_scan_hex(const char *s, const char *e, unsigned max
  * to tw_event must be added here and to tw_event_copy() (the assertion
  * below catches most additions, the unit test event_clear_copy the rest).
  */
-static inline void tw_event_clear(tw_event *e) {
+static TW_INLINE void tw_event_clear(tw_event *e) {
     e->ts = 0;
     e->tid = 0;
     e->pid = 0;

@@ -328,6 +328,18 @@ struct t1_reader {
         uint64_t tid;
     } cx[CX_MAX];
     unsigned ncx, cx_next;
+    unsigned cx_last;       /* the one matched last, tried first */
+    /* named function areas of plain entries by the eight hex digits of
+     * their handle as written (areas never move nor go before the end) */
+    struct {
+        uint64_t digits;
+        area *a;
+        uint32_t handle;
+    } by_digits[256];
+    /* the input's window for entries read in place (tw_input_window()),
+     * kept from one line to the next; nwin 0 once a line was read otherwise */
+    const unsigned char *win;
+    size_t nwin;
     uint64_t next_tid;
     tw_u64map tracks;       /* state tracks announced */
     tw_u64map active;       /* state handle -> the area of its active state */
@@ -806,21 +818,32 @@ static void entry_stats(t1_reader *r, const tw_line *l, const field *fv) {
 
 /* s[0..n) == t[0..n) */
 static TW_INLINE bool same_bytes(const char *s, const char *t, size_t n) {
-    if (n >= 8 && n <= 16)
-        return tw_load64(s) == tw_load64(t) && tw_load64(s + n - 8) == tw_load64(t + n - 8);
-    return memcmp(s, t, n) == 0;
+    if (n < 8 || n > 32) return memcmp(s, t, n) == 0;
+    if (tw_load64(s) != tw_load64(t) || tw_load64(s + n - 8) != tw_load64(t + n - 8))
+        return false;
+    return n <= 16 || (tw_load64(s + 8) == tw_load64(t + 8) &&
+                       tw_load64(s + n - 16) == tw_load64(t + n - 16));
 }
 
-/* The thread of context p[0..n) when it is one of those lately seen. */
-static TW_INLINE bool ctx_seen(const t1_reader *r, const char *p, size_t n, uint64_t *tid) {
-    for (unsigned i = 0; i < r->ncx; i++) {
-        const tw_str *s = r->cx[i].s;
-        if (s->len == n && same_bytes(p, s->s, n)) {
-            *tid = r->cx[i].tid;
-            return true;
-        }
+/* The thread of the context at p when it is one of those lately seen: the
+ * whole of p[0..n), or, `open`, the bytes of p[0..n) before an LF (the end
+ * of a line not yet found); its length, or -1 when it is none of them. */
+static TW_INLINE bool ctx_is(const t1_reader *r, unsigned i, const char *p, size_t n,
+                             bool open) {
+    const tw_str *s = r->cx[i].s;
+    return (open ? s->len < n && p[s->len] == '\n' : s->len == n) && same_bytes(p, s->s, s->len);
+}
+static TW_INLINE ptrdiff_t ctx_seen(t1_reader *r, const char *p, size_t n, bool open,
+                                    uint64_t *tid) {
+    /* entries of one context come in runs: the last one first */
+    unsigned i = r->cx_last;
+    if (i >= r->ncx || !ctx_is(r, i, p, n, open)) {
+        for (i = 0; i < r->ncx && !ctx_is(r, i, p, n, open); i++) continue;
+        if (i == r->ncx) return -1;
+        r->cx_last = i;
     }
-    return false;
+    *tid = r->cx[i].tid;
+    return (ptrdiff_t)r->cx[i].s->len;
 }
 
 /* The thread of a timeline entry's CONTEXT field. */
@@ -828,7 +851,7 @@ static bool context_tid(t1_reader *r, const field *cf, int64_t ts, const tw_loc 
                         uint64_t *tid) {
     *tid = 0;
     if (!cf->n) return true;
-    if (ctx_seen(r, cf->p, cf->n, tid)) return true;
+    if (ctx_seen(r, cf->p, cf->n, false, tid) >= 0) return true;
     const tw_str *s = intern(r, cf->p, cf->n, loc);
     if (!s) return false;
     if (!ctx_get(r, s, tid)) {
@@ -963,27 +986,75 @@ static TW_INLINE void function_event(t1_reader *r, area *a, uint32_t h, char cod
  * takes, the event, the state and the reports are those process_line()
  * would give.
  */
-static TW_INLINE bool plain_entry(t1_reader *r, const tw_line *l, tw_event *ev) {
-    const char *s = l->s, *e = s + l->len;
-    uint64_t h;
+typedef struct plain {
+    area *a;
+    uint32_t handle;
     char code;
-    if (!r->sec.usual || r->sec.nt != 9 || l->len < 15 || s[8] != ',' || s[10] != ',' ||
-        s[11] != ',' || tw_scan_hex(s, s + 8, 8, &h) != s + 8 || h >> 28 != T1_FUNCTION)
-        return false;
-    code = s[9];
-    if (code != 'E' && code != 'X' && code != 'S' && code != 'R') return false;
+    uint64_t tid;
+    int64_t ts;
+} plain;
+
+/* The commonest entry at s, whose n bytes are the line, or, `open`, the
+ * bytes available from the line's start on, its end not yet found (then
+ * it must end in an LF right after its context): the length of the line
+ * (without the LF), its parts in *p; 0 when it is no such entry. */
+static TW_INLINE size_t plain_scan(t1_reader *r, const char *s, size_t n, bool open, plain *p) {
+    if (!r->sec.usual || r->sec.nt != 9 || n < 15 || s[8] != ',' || s[10] != ',' ||
+        s[11] != ',')
+        return 0;
+    uint64_t digits = tw_load64(s), h;
+    size_t slot = (size_t)((digits * UINT64_C(0x9e3779b97f4a7c15)) >> 56);
+    area *a = r->by_digits[slot].a;
+    if (a && r->by_digits[slot].digits == digits) {
+        h = r->by_digits[slot].handle;
+    } else {
+        if (tw_scan_hex(s, s + 8, 8, &h) != s + 8 || h >> 28 != T1_FUNCTION ||
+            !(a = plain_area(r, (uint32_t)h)))
+            return 0;
+        r->by_digits[slot].digits = digits;
+        r->by_digits[slot].a = a;
+        r->by_digits[slot].handle = (uint32_t)h;
+    }
+    char code = s[9];
+    if (code != 'E' && code != 'X' && code != 'S' && code != 'R') return 0;
     uint64_t t;
     bool ovf;
-    size_t k = tw_scan_u64(s + 12, (size_t)(e - s - 12), &t, &ovf);
-    const char *c = s + 12 + k + 1; /* the context */
-    uint64_t tid;
-    if (!k || ovf || t > (uint64_t)INT64_MAX || c >= e || c[-1] != ',' ||
-        !ctx_seen(r, c, (size_t)(e - c), &tid))
-        return false;
-    area *a = plain_area(r, (uint32_t)h);
-    if (!a || !a->name) return false;
+    size_t k = tw_scan_u64(s + 12, n - 12, &t, &ovf);
+    size_t at = 12 + k + 1; /* the context */
+    if (!k || ovf || t > (uint64_t)INT64_MAX || at >= n || s[at - 1] != ',') return 0;
+    ptrdiff_t cn = ctx_seen(r, s + at, n - at, open, &p->tid);
+    size_t len = at + (size_t)cn;
+    if (cn < 0 || len < 15 || !a->name) return 0;
+    p->a = a;
+    p->handle = (uint32_t)h;
+    p->code = code;
+    p->ts = (int64_t)t;
+    return len;
+}
+
+static TW_INLINE bool plain_entry(t1_reader *r, const tw_line *l, tw_event *ev) {
+    plain p;
+    if (!plain_scan(r, l->s, l->len, false, &p)) return false;
     tw_loc loc = tw_text_loc(r->file, l, 0);
-    function_event(r, a, (uint32_t)h, code, tid, (int64_t)t, &loc, ev);
+    function_event(r, p.a, p.handle, p.code, p.tid, p.ts, &loc, ev);
+    return true;
+}
+
+/* plain_entry() of the line at the cursor, read in place (the input's
+ * window, tw_input_window()) before a line reader looks for its end: the
+ * same lines, when they end in an LF, with the same event; nothing is
+ * consumed for any other line (tw_input_getline() then reads it). */
+static TW_INLINE bool plain_inplace(t1_reader *r, tw_event *ev) {
+    if (!r->nwin && !(r->nwin = tw_input_window(r->ctx.in, &r->win))) return false;
+    plain p;
+    size_t len = plain_scan(r, (const char *)r->win, r->nwin, true, &p);
+    if (!len) return false;
+    tw_line l;
+    tw_input_take_line(r->ctx.in, len, &l);
+    r->win += len + 1;
+    r->nwin -= len + 1;
+    tw_loc loc = tw_text_loc(r->file, &l, 0);
+    function_event(r, p.a, p.handle, p.code, p.tid, p.ts, &loc, ev);
     return true;
 }
 
@@ -1160,10 +1231,14 @@ void t1_finish(t1_reader *r) {
 void t1_begin(t1_reader *r, tw_event *out) { tw_evq_begin(&r->q, out); }
 bool t1_first(t1_reader *r) { return tw_evq_first(&r->q); }
 
-int t1_next(t1_reader *r, tw_event *ev) {
+/* t1_next(), inline in text1's own read_next */
+static TW_INLINE int next_entry(t1_reader *r, tw_event *ev) {
     for (;;) {
         if (tw_evq_pop(&r->q, ev)) return TW_OK;
         if (r->eof || !r->ctx.in) return TW_EOF;
+        if (tw_diag_stopped(r->ctx.diag)) return TW_ERR;
+        if (plain_inplace(r, ev)) return TW_OK;
+        r->nwin = 0;  /* the next line is read otherwise: ask for the window again */
         tw_line l;
         int rc = tw_read_line(&r->ctx, &l);
         if (rc < 0) return TW_ERR;
@@ -1178,6 +1253,8 @@ int t1_next(t1_reader *r, tw_event *ev) {
         if (tw_evq_first(&r->q)) return TW_OK;
     }
 }
+
+int t1_next(t1_reader *r, tw_event *ev) { return next_entry(r, ev); }
 
 void t1_close(t1_reader *r) {
     if (!r) return;
@@ -1992,7 +2069,7 @@ static int text1_probe(const unsigned char *head, size_t len, const char *path) 
 static int text1_open(const tw_read_ctx *ctx, void **state) {
     return t1_open(ctx, false, (t1_reader **)state);
 }
-static int text1_next(void *state, tw_event *ev) { return t1_next(state, ev); }
+static int text1_next(void *state, tw_event *ev) { return next_entry(state, ev); }
 static void text1_close(void *state) { t1_close(state); }
 
 static int text1_wbegin(const tw_write_ctx *ctx, void **state) {
