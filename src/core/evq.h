@@ -70,6 +70,8 @@ static inline bool tw_evq_pop(tw_evq *q, tw_event *ev) {
     q->head = q->n = q->an = 0;
     return false;
 }
+/* Whether no event waits (tw_evq_pop() would return false). */
+static inline bool tw_evq_empty(const tw_evq *q) { return q->head >= q->n; }
 /* Before a record is decoded into the empty queue: its first event goes
  * to `out`. */
 static inline void tw_evq_begin(tw_evq *q, tw_event *out) { q->out = out; }

@@ -2070,6 +2070,31 @@ static int text1_open(const tw_read_ctx *ctx, void **state) {
     return t1_open(ctx, false, (t1_reader **)state);
 }
 static int text1_next(void *state, tw_event *ev) { return next_entry(state, ev); }
+
+/* A run of events (tw_batch), as tw_read_batch_with() reads it with
+ * text1_next(), but the usual entries, read in place, go straight into
+ * the batch without a call each: they end no run (no message, attributes
+ * or transient name). */
+static int text1_batch(void *state, tw_batch *b) {
+    t1_reader *r = state;
+    while (b->n < b->cap) {
+        /* next_entry()'s first steps, for the usual entry */
+        if (tw_evq_empty(&r->q) && !r->eof && r->ctx.in && !tw_diag_stopped(r->ctx.diag) &&
+            plain_inplace(r, &b->ev[b->n])) {
+            if (tw_diag_stopped(b->stop)) return TW_ERR;
+            b->n++;
+            continue;
+        }
+        size_t cap = b->cap;
+        b->cap = b->n + 1;  /* any other: one event the general way */
+        int rc = tw_read_batch_with(text1_next, r, b);
+        b->cap = cap;
+        if (rc != TW_OK) return rc;
+        const tw_event *e = &b->ev[b->n - 1];
+        if (e->msg || e->nattrs || tw_str_transient(e->name)) break;
+    }
+    return TW_OK;
+}
 static void text1_close(void *state) { t1_close(state); }
 
 static int text1_wbegin(const tw_write_ctx *ctx, void **state) {
@@ -2096,7 +2121,6 @@ static const tw_fidelity text1_fidelity = {
         TW_PARTLY_NO_COUNTER_THREADS | TW_PARTLY_NO_STATE_THREADS,
 };
 
-TW_READ_BATCH(text1_batch, text1_next)
 
 static const tw_format text1_format = {
     .abi = TW_FORMAT_ABI,
