@@ -306,27 +306,36 @@ static inline bool tw_format_can_write(const tw_format *f) {
 }
 
 /*
- * A run of `next` (a format's read_next) into `b`, as tw_batch describes:
- * what every read_batch and the loop without one share.
+ * The body of a read_batch that reads a run of events with `next(state,
+ * ev)` into the tw_batch *b, as tw_batch describes; `next` may be a
+ * function (called directly, so that a reader's own inline function is
+ * inlined into its run) or a pointer to one.
  */
+#define TW_READ_BATCH_BODY(next, state, b)                                     \
+    do {                                                                       \
+        while ((b)->n < (b)->cap) {                                            \
+            tw_event *e_ = &(b)->ev[(b)->n];                                   \
+            int rc_ = next((state), e_);                                       \
+            /* a limit reached or memory run out: reading stops (reported) */  \
+            if (rc_ == TW_ERR || tw_diag_stopped((b)->stop)) return TW_ERR;    \
+            if (rc_ != TW_OK) return rc_;                                      \
+            if ((b)->drop_details) {                                           \
+                e_->msg = NULL;                                                \
+                e_->msg_len = 0;                                               \
+                e_->attrs = NULL;                                              \
+                e_->nattrs = 0;                                                \
+            }                                                                  \
+            (b)->n++;                                                          \
+            if (e_->msg || e_->nattrs || tw_str_transient(e_->name)) break;    \
+        }                                                                      \
+        return TW_OK;                                                          \
+    } while (0)
+
+/* A run of `next` (a format's read_next) into `b`, as tw_batch describes:
+ * what every read_batch and the loop without one share. */
 static inline int tw_read_batch_with(int (*next)(void *state, tw_event *ev), void *state,
                                      tw_batch *b) {
-    while (b->n < b->cap) {
-        tw_event *e = &b->ev[b->n];
-        int rc = next(state, e);
-        /* a limit reached or memory run out: reading stops (reported) */
-        if (rc == TW_ERR || tw_diag_stopped(b->stop)) return TW_ERR;
-        if (rc != TW_OK) return rc;
-        if (b->drop_details) {
-            e->msg = NULL;
-            e->msg_len = 0;
-            e->attrs = NULL;
-            e->nattrs = 0;
-        }
-        b->n++;
-        if (e->msg || e->nattrs || tw_str_transient(e->name)) break;
-    }
-    return TW_OK;
+    TW_READ_BATCH_BODY(next, state, b);
 }
 /* An option of any format by name; *owner (may be NULL) gets its format. */
 const tw_option *tw_option_find(const char *name, const tw_format **owner);

@@ -1316,7 +1316,7 @@ static int cp_open(const tw_read_ctx *ctx, void **state) {
     return TW_OK;
 }
 
-static int cp_next(void *state, tw_event *ev) {
+static TW_INLINE int cp_next_one(void *state, tw_event *ev) {
     cp_reader *r = state;
     for (;;) {
         if (tw_evq_pop(&r->q, ev)) return TW_OK;
@@ -1967,7 +1967,7 @@ static const tw_fidelity cp_fidelity = {
     .partly = TW_PARTLY_PROCESS_NAMES | TW_PARTLY_COUNTER_THREADS,
 };
 
-TW_READ_BATCH(cp_batch, cp_next)
+TW_READ_NEXT_BATCH(cp_next, cp_batch, cp_next_one)
 
 static const tw_format cp_format = {
     .abi = TW_FORMAT_ABI,

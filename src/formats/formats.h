@@ -15,6 +15,12 @@
 #define TW_READ_BATCH(name, next) \
     static int name(void *state, tw_batch *b) { return tw_read_batch_with(next, state, b); }
 
+/* A reader's read_next `next` and read_batch `batch` around its inline
+ * (TW_INLINE) `one`, which the run then has inline too: no call per event. */
+#define TW_READ_NEXT_BATCH(next, batch, one)                              \
+    static int next(void *state, tw_event *ev) { return one(state, ev); } \
+    static int batch(void *state, tw_batch *b) { TW_READ_BATCH_BODY(one, state, b); }
+
 /* Ends every format file: makes its static descriptor known to the
  * registry (src/formats/registry.c). */
 #define TW_FORMAT_EXPORT(name, descriptor)  \

@@ -689,7 +689,7 @@ static int jsonl_open(const tw_read_ctx *ctx, void **state) {
     return TW_OK;
 }
 
-static int jsonl_next(void *state, tw_event *ev) {
+static TW_INLINE int jsonl_next_one(void *state, tw_event *ev) {
     jsonl_reader *r = state;
     if (r->have_first) {
         r->have_first = false;
@@ -871,7 +871,7 @@ static const tw_fidelity jsonl_fidelity = {
     .partly = TW_PARTLY_PROCESS_NAMES | TW_PARTLY_COUNTER_THREADS | TW_PARTLY_STATE_THREADS,
 };
 
-TW_READ_BATCH(jsonl_batch, jsonl_next)
+TW_READ_NEXT_BATCH(jsonl_next, jsonl_batch, jsonl_next_one)
 
 static const tw_format jsonl_format = {
     .abi = TW_FORMAT_ABI,

@@ -339,7 +339,7 @@ static TW_INLINE bool plain_inplace(lms_reader *r, tw_event *ev) {
     return true;
 }
 
-static int lms_next(void *state, tw_event *ev) {
+static TW_INLINE int lms_next_one(void *state, tw_event *ev) {
     lms_reader *r = state;
     tw_line l;
     for (;;) {
@@ -458,7 +458,7 @@ static const tw_fidelity lms_fidelity = {
     .partly = 0,
 };
 
-TW_READ_BATCH(lms_batch, lms_next)
+TW_READ_NEXT_BATCH(lms_next, lms_batch, lms_next_one)
 
 static const tw_format lms_format = {
     .abi = TW_FORMAT_ABI,

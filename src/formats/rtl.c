@@ -612,7 +612,7 @@ static int rtl_open(const tw_read_ctx *ctx, void **state) {
     return TW_OK;
 }
 
-static int rtl_next(void *state, tw_event *ev) {
+static TW_INLINE int rtl_next_one(void *state, tw_event *ev) {
     rtl_reader *r = state;
     r->out = ev;
     for (;;) {
@@ -842,7 +842,7 @@ static const tw_fidelity rtl_fidelity = {
     .partly = 0,
 };
 
-TW_READ_BATCH(rtl_batch, rtl_next)
+TW_READ_NEXT_BATCH(rtl_next, rtl_batch, rtl_next_one)
 
 static const tw_format rtl_format = {
     .abi = TW_FORMAT_ABI,

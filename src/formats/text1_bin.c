@@ -260,7 +260,7 @@ static TW_NOINLINE void record(bin_reader *r, const unsigned char *p) {
     t1_timeline(r->names, handle, CODES[type], data, true, tid, ts, &loc);
 }
 
-static int bin_next(void *state, tw_event *ev) {
+static TW_INLINE int bin_next_one(void *state, tw_event *ev) {
     bin_reader *r = state;
     for (;;) {
         if (r->queued) { /* the companion's events, or a record's after its first */
@@ -345,7 +345,7 @@ static const tw_fidelity bin_fidelity = {
     .partly = TW_PARTLY_COUNTER_THREADS | TW_PARTLY_NO_STATE_THREADS,
 };
 
-TW_READ_BATCH(bin_batch, bin_next)
+TW_READ_NEXT_BATCH(bin_next, bin_batch, bin_next_one)
 
 static const tw_format bin_format = {
     .abi = TW_FORMAT_ABI,
