@@ -838,7 +838,8 @@ static TW_INLINE ptrdiff_t ctx_seen(t1_reader *r, const char *p, size_t n, bool 
     /* entries of one context come in runs: the last one first */
     unsigned i = r->cx_last;
     if (i >= r->ncx || !ctx_is(r, i, p, n, open)) {
-        for (i = 0; i < r->ncx && !ctx_is(r, i, p, n, open); i++) continue;
+        i = 0;
+        while (i < r->ncx && !ctx_is(r, i, p, n, open)) i++;
         if (i == r->ncx) return -1;
         r->cx_last = i;
     }
