@@ -276,13 +276,15 @@ typedef struct tw_format {
     const tw_fidelity *fidelity;
 
     /*
-     * Optional: read_next() in a loop, for a reader running ahead on a
-     * second thread (tw_reader_next_batch).  NULL: the loop calls
-     * read_next() through its pointer.  A format defines it as
+     * Optional: read_next() in a loop, for reading in runs
+     * (tw_reader_next_batch(): the source reads in runs on one thread or
+     * ahead on a second).  NULL: the loop calls read_next() through its
+     * pointer.  A format defines it as
      *     static int x_batch(void *st, tw_batch *b) {
      *         return tw_read_batch_with(x_next, st, b);
      *     }
-     * so that the compiler can make the call to x_next() a direct one.
+     * so that the compiler can make the call to x_next() a direct one, or
+     * with TW_READ_BATCH_BODY() around an inline function of its own.
      */
     int (*read_batch)(void *state, tw_batch *b);
 } tw_format;
@@ -306,29 +308,33 @@ static inline bool tw_format_can_write(const tw_format *f) {
 }
 
 /*
- * The body of a read_batch that reads a run of events with `next(state,
- * ev)` into the tw_batch *b, as tw_batch describes; `next` may be a
- * function (called directly, so that a reader's own inline function is
- * inlined into its run) or a pointer to one.
+ * The body of a read_batch (it returns from the function it is in) that
+ * reads a run of events with `next(state, ev)` into the tw_batch *b, as
+ * tw_batch describes; `next` may be a function (called directly, so that
+ * a reader's own inline function is inlined into its run) or a pointer to
+ * one.  `state` and `b` are evaluated once.
  */
-#define TW_READ_BATCH_BODY(next, state, b)                                     \
-    do {                                                                       \
-        while ((b)->n < (b)->cap) {                                            \
-            tw_event *e_ = &(b)->ev[(b)->n];                                   \
-            int rc_ = next((state), e_);                                       \
-            /* a limit reached or memory run out: reading stops (reported) */  \
-            if (rc_ == TW_ERR || tw_diag_stopped((b)->stop)) return TW_ERR;    \
-            if (rc_ != TW_OK) return rc_;                                      \
-            if ((b)->drop_details) {                                           \
-                e_->msg = NULL;                                                \
-                e_->msg_len = 0;                                               \
-                e_->attrs = NULL;                                              \
-                e_->nattrs = 0;                                                \
-            }                                                                  \
-            (b)->n++;                                                          \
-            if (e_->msg || e_->nattrs || tw_str_transient(e_->name)) break;    \
-        }                                                                      \
-        return TW_OK;                                                          \
+#define TW_READ_BATCH_BODY(next, state, b)                                       \
+    do {                                                                         \
+        void *tw_rbb_state = (state);                                            \
+        tw_batch *tw_rbb_b = (b);                                                \
+        while (tw_rbb_b->n < tw_rbb_b->cap) {                                    \
+            tw_event *tw_rbb_e = &tw_rbb_b->ev[tw_rbb_b->n];                     \
+            int tw_rbb_rc = (next)(tw_rbb_state, tw_rbb_e);                      \
+            /* a limit reached or memory run out: reading stops (reported) */    \
+            if (tw_rbb_rc == TW_ERR || tw_diag_stopped(tw_rbb_b->stop)) return TW_ERR; \
+            if (tw_rbb_rc != TW_OK) return tw_rbb_rc;                            \
+            if (tw_rbb_b->drop_details) {                                        \
+                tw_rbb_e->msg = NULL;                                            \
+                tw_rbb_e->msg_len = 0;                                           \
+                tw_rbb_e->attrs = NULL;                                          \
+                tw_rbb_e->nattrs = 0;                                            \
+            }                                                                    \
+            tw_rbb_b->n++;                                                       \
+            if (tw_rbb_e->msg || tw_rbb_e->nattrs || tw_str_transient(tw_rbb_e->name)) \
+                break;                                                           \
+        }                                                                        \
+        return TW_OK;                                                            \
     } while (0)
 
 /* A run of `next` (a format's read_next) into `b`, as tw_batch describes:

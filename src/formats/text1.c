@@ -1025,7 +1025,9 @@ static TW_INLINE size_t plain_scan(t1_reader *r, const char *s, size_t n, bool o
     if (!k || ovf || t > (uint64_t)INT64_MAX || at >= n || s[at - 1] != ',') return 0;
     ptrdiff_t cn = ctx_seen(r, s + at, n - at, open, &p->tid);
     size_t len = at + (size_t)cn;
-    if (cn < 0 || len < 15 || !a->name) return 0;
+    /* a line read in place ends in no CR: the line reader drops the CR of
+     * a CRLF, and a context ending in one would be another context */
+    if (cn < 0 || len < 15 || !a->name || (open && s[len - 1] == '\r')) return 0;
     p->a = a;
     p->handle = (uint32_t)h;
     p->code = code;
