@@ -307,6 +307,13 @@ static inline bool tw_format_can_write(const tw_format *f) {
     return f->write_begin != NULL;
 }
 
+/* Whether the event ends a run of a read_batch: it points into the
+ * reader's memory (a message, attributes, a transient name), which the
+ * caller must copy before the reader moves on. */
+static inline bool tw_event_ends_run(const tw_event *e) {
+    return e->msg || e->nattrs || tw_str_transient(e->name);
+}
+
 /*
  * The body of a read_batch (it returns from the function it is in) that
  * reads a run of events with `next(state, ev)` into the tw_batch *b, as
@@ -331,8 +338,7 @@ static inline bool tw_format_can_write(const tw_format *f) {
                 tw_rbb_e->nattrs = 0;                                            \
             }                                                                    \
             tw_rbb_b->n++;                                                       \
-            if (tw_rbb_e->msg || tw_rbb_e->nattrs || tw_str_transient(tw_rbb_e->name)) \
-                break;                                                           \
+            if (tw_event_ends_run(tw_rbb_e)) break;                               \
         }                                                                        \
         return TW_OK;                                                            \
     } while (0)

@@ -825,14 +825,16 @@ static TW_INLINE bool same_bytes(const char *s, const char *t, size_t n) {
                        tw_load64(s + n - 16) == tw_load64(t + n - 16));
 }
 
-/* The thread of the context at p when it is one of those lately seen: the
- * whole of p[0..n), or, `open`, the bytes of p[0..n) before an LF (the end
- * of a line not yet found); its length, or -1 when it is none of them. */
+/* Whether the context lately seen i is at p: the whole of p[0..n), or,
+ * `open`, the bytes of p[0..n) before an LF. */
 static TW_INLINE bool ctx_is(const t1_reader *r, unsigned i, const char *p, size_t n,
                              bool open) {
     const tw_str *s = r->cx[i].s;
     return (open ? s->len < n && p[s->len] == '\n' : s->len == n) && same_bytes(p, s->s, s->len);
 }
+/* The thread of the context at p when it is one of those lately seen: the
+ * whole of p[0..n), or, `open`, the bytes of p[0..n) before an LF (the end
+ * of a line not yet found); its length, or -1 when it is none of them. */
 static TW_INLINE ptrdiff_t ctx_seen(t1_reader *r, const char *p, size_t n, bool open,
                                     uint64_t *tid) {
     /* entries of one context come in runs: the last one first */
@@ -985,7 +987,7 @@ static TW_INLINE void function_event(t1_reader *r, area *a, uint32_t h, char cod
  * reads it straight into the caller's event, without the queue; any other
  * line it leaves untouched (false) to process_line().  For the lines it
  * takes, the event, the state and the reports are those process_line()
- * would give.
+ * would give.  plain_scan() reads its parts into a `plain`.
  */
 typedef struct plain {
     area *a;
@@ -2093,8 +2095,7 @@ static int text1_batch(void *state, tw_batch *b) {
         int rc = tw_read_batch_with(text1_next, r, b);
         b->cap = cap;
         if (rc != TW_OK) return rc;
-        const tw_event *e = &b->ev[b->n - 1];
-        if (e->msg || e->nattrs || tw_str_transient(e->name)) break;
+        if (tw_event_ends_run(&b->ev[b->n - 1])) break;
     }
     return TW_OK;
 }
@@ -2123,7 +2124,6 @@ static const tw_fidelity text1_fidelity = {
     .partly = TW_PARTLY_COUNTER_THREADS | TW_PARTLY_NO_PROCESS_NAMES |
         TW_PARTLY_NO_COUNTER_THREADS | TW_PARTLY_NO_STATE_THREADS,
 };
-
 
 static const tw_format text1_format = {
     .abi = TW_FORMAT_ABI,
