@@ -22,6 +22,9 @@
 # and than the untuned C (bench/untuned.c: the same statistics in plain C,
 # for rtl, lms, stacktrack and text1-bin; the targets ask for twice its
 # speed).
+# A convert row ends with its output's size (from an untimed run into
+# `wc -c`) and the issue's rule of thumb for it: no more than `stats` plus
+# writing that output at 2 GB/s, the sum in seconds, "met" or "not met".
 # "read only" is the reading alone (bench/drain.c: the events are read
 # through the library on one thread and dropped), the floor under `stats`.
 # Inputs are read from the page cache (each is read through, untimed,
@@ -29,8 +32,8 @@
 # output goes to /dev/null, the commands' warnings to DATA/stderr.log.
 # Everything is synthetic (bench/gen.c).  Disk: the inputs, and for
 # `convert -t chrome` a temporary spool of the events of every thread but
-# the first (a quarter to a half of a text input's size, up to 1.6 times a
-# binary input's, in $TMPDIR or /tmp).
+# the first (about a tenth of a text1 input's size to half a stacktrack
+# input's, in $TMPDIR or /tmp).
 set -eu
 
 [ $# -ge 1 ] || { awk 'NR > 1 && /^set -eu/ { exit } NR > 1' "$0" >&2; exit 2; }
@@ -171,6 +174,8 @@ for fmt in $formats; do
     wc_s=
     awk_s=
     unt_s=
+    stats_s=
+    out_b=
     row() {  # label, then measure's arguments; the commands' warnings go to a log
         label=$1
         shift
@@ -181,17 +186,29 @@ for fmt in $formats; do
         status=$4
         [ -n "$wc_s" ] || wc_s=$secs
         awk -v fmt="$fmt" -v label="$label" -v s="$secs" -v b="$bytes" -v n="$n" -v rss="$rss" \
-            -v wc="$wc_s" -v aw="${awk_s:-0}" -v un="${unt_s:-0}" -v st="$status" 'BEGIN {
+            -v wc="$wc_s" -v aw="${awk_s:-0}" -v un="${unt_s:-0}" -v st="$status" \
+            -v ss="${stats_s:-0}" -v ob="${out_b:-0}" 'BEGIN {
             if (s <= 0) s = 1e-6
             ratio = sprintf("%.2f", s / wc)
             faster = aw > 0 ? sprintf("%.1f", aw / s) : "-"
             unfaster = un > 0 && label ~ /^(stats|read)/ ? sprintf("%.2f", un / s) : "-"
             note = st == 0 || label ~ /^(wc|cat|awk)/ ? "" : sprintf("  (exit %d)", st)
+            if (ob > 0 && ss > 0) {
+                thumb = ss + ob / 2e9
+                note = note sprintf("  output %.1f MB, stats + output at 2 GB/s %.3f s: %s", ob / 1e6,
+                                    thumb, s <= thumb ? "met" : "not met")
+            }
             printf "%-13s %-22s %9.3f %9.0f %9.2f %10d %8s %8s %8s%s\n", fmt, label, s, b / s / 1e6,
                    n / s / 1e6, rss, ratio, faster, unfaster, note
         }'
         [ "$label" != awk ] || awk_s=$secs
         [ "$label" != "untuned C" ] || unt_s=$secs
+        [ "$label" != stats ] || stats_s=$secs
+    }
+    conv() {  # a convert row, with its output's size from an untimed run
+        out_b=$("$tw" convert -t "$1" --no-progress "$f" 2>/dev/null | wc -c | tr -d ' ')
+        row "convert -t $1" -- "$tw" convert -t "$1" --no-progress "$f"
+        out_b=
     }
     row "wc -l" -- wc -l "$f"
     row "cat >/dev/null" -- cat "$f"
@@ -212,9 +229,9 @@ for fmt in $formats; do
     row "read only" -- "$drain" "$f"
     # a pipe cannot be looked beside for the .BIN's companion text export
     [ "$fmt" = text1-bin ] || row "stats (stdin pipe)" -p "$f" -- "$tw" stats --no-progress -f "$fmt" -
-    row "convert -t chrome" -- "$tw" convert -t chrome --no-progress "$f"
-    row "convert -t jsonl" -- "$tw" convert -t jsonl --no-progress "$f"
-    row "convert -t $other" -- "$tw" convert -t "$other" --no-progress "$f"
+    conv chrome
+    conv jsonl
+    conv "$other"
 done
 set -- $("$measure" -r 200 -- "$tw" stats --no-progress -f rtl -)
 echo "start-up: stats on an empty input, median of 200 runs: $(awk -v s="$1" 'BEGIN { printf "%.2f ms", s * 1000 }')"

@@ -39,6 +39,7 @@ typedef struct cthread {
     int64_t last;     /* the latest ts written on the thread */
     bool have_last;
     bool named;       /* a thread_name was written */
+    int64_t spooled;  /* the ts of its latest record in the spool (0: none) */
 } cthread;
 
 typedef struct chrome_writer {
@@ -58,6 +59,8 @@ typedef struct chrome_writer {
     tw_output *ev;            /* an event rendered to be spooled as it is */
     tw_json_names names;      /* which names need no escaping */
     tw_spool *spool;          /* the other threads' events, until the end */
+    tw_idcache byid;          /* the strings in its records, by id */
+    int64_t replay_ts;        /* the ts of the latest record replayed */
     tw_attr *attrs;           /* the attributes of the record being replayed */
     size_t attrs_cap;
     bool replaying;           /* rendering spooled records: losses were
@@ -254,20 +257,29 @@ static void render(chrome_writer *w, tw_output *o, char ph, const tw_str *name, 
  * The other threads' events wait in their spool channel as records (read
  * back by this process only, so in the machine's own layout):
  *
- *   REC_JSON, size_t n, n bytes           an event rendered when it came
+ *   REC_JSON, n, n bytes                  an event rendered when it came
  *   ph, flags, [ts], name, [cat], [args]  an event to render at the end
  *
- * where name, cat and attribute keys are pointers to interned strings
- * (which live as long as the string table) and args are [value], [size_t
- * n, n bytes of message], uint32 count, then per attribute its key, type
- * byte (0 integer, 1 bytes, 2 interned string) and int64, size_t n and n
- * bytes, or a pointer to the string.  Events with a transient name
- * (read once, gone by the end) are rendered when they come.  The losses of
- * rendering (bytes that are not UTF-8, renamed keys) are counted when a
- * record is made, in the order rendering would count them.
+ * Numbers are unsigned LEB128 varints (signed ones zigzagged first): ts is
+ * the difference from the thread's previous record's (a thread's times
+ * never go backwards in the output, so it is small), and a string (name,
+ * cat, attribute key, interned attribute value) is its id doubled, looked
+ * up in the writer's table of the strings it has spooled by id, or 1 and
+ * a pointer to it when that table cannot hold it under its id (strings
+ * live as long as their table).  Args are [value], [n, n bytes of
+ * message], the attribute count, then per attribute its key, a type byte
+ * (0 integer, 1 bytes, 2 interned string) and the integer, n and n bytes,
+ * or the string.  A usual record of a begin or end with two attributes
+ * takes some 16 bytes, where fixed fields took 56, and the spool's file
+ * is written and read back that much faster.  Events with a transient
+ * name (read once, gone by the end) are rendered when they come.  The
+ * losses of rendering (bytes that are not UTF-8, renamed keys) are counted
+ * when a record is made, in the order rendering would count them.
  */
 enum { REC_JSON = 0 };
 enum { F_TS = 1, F_CAT = 2, F_ARGS = 4, F_VALUE = 8, F_MSG = 16 };
+#define UV_MAX 10              /* bytes of a varint of 64 bits */
+#define REF_MAX (1 + sizeof(void *))  /* of a string in a record */
 
 /* Append n bytes at *p (room was made). */
 #define PUT(p, src, n)               \
@@ -275,6 +287,36 @@ enum { F_TS = 1, F_CAT = 2, F_ARGS = 4, F_VALUE = 8, F_MSG = 16 };
         memcpy((p), (src), (n));     \
         (p) += (n);                  \
     } while (0)
+
+static inline char *put_uv(char *p, uint64_t v) {
+    while (v >= 0x80) {
+        *p++ = (char)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (char)v;
+    return p;
+}
+
+static inline uint64_t zigzag(int64_t v) {
+    return ((uint64_t)v << 1) ^ (0 - ((uint64_t)v >> 63));
+}
+
+static inline int64_t unzigzag(uint64_t v) { return (int64_t)((v >> 1) ^ (0 - (v & 1))); }
+
+/* A string in a record (see above). */
+static TW_NOINLINE bool learn_id(chrome_writer *w, const tw_str *s) {
+    if (s->id >= TW_IDCACHE_MAX || tw_idcache_get(&w->byid, s->id)) return false;
+    tw_idcache_set(&w->byid, s->id, (void *)s);
+    return tw_idcache_get(&w->byid, s->id) == s;  /* (not when it could not grow) */
+}
+
+static inline char *put_ref(chrome_writer *w, char *p, const tw_str *s) {
+    if (tw_idcache_get(&w->byid, s->id) == s || learn_id(w, s))
+        return put_uv(p, (uint64_t)s->id << 1);
+    *p++ = 1;
+    PUT(p, &s, sizeof s);
+    return p;
+}
 
 static void name_loss(chrome_writer *w, const tw_str *s) {
     if (!tw_json_name_valid(&w->names, s)) not_utf8(w);
@@ -294,16 +336,15 @@ static void spool_failed(chrome_writer *w) {
 /* Spool the record of an event of thread t for render(), its losses
  * counted as render() would count them; false, having done nothing, when
  * its names are not all interned. */
-static bool spool_record(chrome_writer *w, const cthread *t, char ph, const tw_str *name,
+static bool spool_record(chrome_writer *w, cthread *t, char ph, const tw_str *name,
                          const tw_str *cat, const int64_t *ts, const tw_event *args, bool value) {
     if (tw_str_transient(name) || (cat && tw_str_transient(cat))) return false;
-    size_t size = 2 + sizeof *ts + 2 * sizeof name;
+    size_t size = 2 + UV_MAX + 2 * REF_MAX;
     if (args) {
-        size += sizeof args->value + sizeof args->msg_len + args->msg_len + sizeof(uint32_t);
+        size += 3 * UV_MAX + args->msg_len;
         for (size_t i = 0; i < args->nattrs; i++) {
             if (tw_str_transient(args->attrs[i].key)) return false;
-            size += sizeof args->attrs[i].key + 1 + sizeof args->attrs[i].slen + args->attrs[i].slen;
-            /* (an interned value takes a pointer's size of that) */
+            size += 2 * REF_MAX + UV_MAX + args->attrs[i].slen;
         }
     }
     size_t ch = (size_t)(t - w->threads);
@@ -315,25 +356,27 @@ static bool spool_record(chrome_writer *w, const cthread *t, char ph, const tw_s
     *p++ = ph;
     *p++ = (char)((ts ? F_TS : 0) | (cat ? F_CAT : 0) | (args ? F_ARGS : 0) | (value ? F_VALUE : 0) |
                   (args && args->msg ? F_MSG : 0));
-    if (ts) PUT(p, ts, sizeof *ts);
-    PUT(p, &name, sizeof name);
+    if (ts) {
+        p = put_uv(p, (uint64_t)*ts - (uint64_t)t->spooled);
+        t->spooled = *ts;
+    }
+    p = put_ref(w, p, name);
     name_loss(w, name);
     if (cat) {
-        PUT(p, &cat, sizeof cat);
+        p = put_ref(w, p, cat);
         name_loss(w, cat);
     }
     if (args) {
-        if (value) PUT(p, &args->value, sizeof args->value);
+        if (value) p = put_uv(p, zigzag(args->value));
         if (args->msg) {
-            PUT(p, &args->msg_len, sizeof args->msg_len);
+            p = put_uv(p, args->msg_len);
             PUT(p, args->msg, args->msg_len);
             text_loss(w, args->msg, args->msg_len);
         }
-        uint32_t n = (uint32_t)args->nattrs;
-        PUT(p, &n, sizeof n);
+        p = put_uv(p, args->nattrs);
         for (size_t i = 0; i < args->nattrs; i++) {
             const tw_attr *a = &args->attrs[i];
-            PUT(p, &a->key, sizeof a->key);
+            p = put_ref(w, p, a->key);
             if ((value && tw_str_is(a->key, "value")) ||
                 (args->msg && tw_str_is(a->key, "message")))
                 tw_loss_add(w->ctx.loss, RENAMED, 1);
@@ -342,12 +385,12 @@ static bool spool_record(chrome_writer *w, const cthread *t, char ph, const tw_s
             const tw_str *named = tw_attr_interned(a);
             *p++ = (char)(a->type == TW_ATTR_INT ? 0 : named ? 2 : 1);
             if (a->type == TW_ATTR_INT) {
-                PUT(p, &a->i, sizeof a->i);
+                p = put_uv(p, zigzag(a->i));
             } else if (named) {
-                PUT(p, &named, sizeof named);
+                p = put_ref(w, p, named);
                 name_loss(w, named);
             } else {
-                PUT(p, &a->slen, sizeof a->slen);
+                p = put_uv(p, a->slen);
                 PUT(p, a->s, a->slen);
                 text_loss(w, a->s, a->slen);
             }
@@ -381,15 +424,15 @@ static void spool_rendered(chrome_writer *w, const cthread *t) {
         return;
     }
     size_t ch = (size_t)(t - w->threads);
-    char *q = w->failed ? NULL : tw_spool_space(w->spool, ch, 1 + sizeof n + n);
+    char *q = w->failed ? NULL : tw_spool_space(w->spool, ch, 1 + UV_MAX + n), *start = q;
     if (!q) {
         spool_failed(w);
         return;
     }
     *q++ = REC_JSON;
-    memcpy(q, &n, sizeof n);
-    memcpy(q + sizeof n, p, n);
-    if (!tw_spool_commit(w->spool, ch, 1 + sizeof n + n)) spool_failed(w);
+    q = put_uv(q, n);
+    PUT(q, p, n);
+    if (!tw_spool_commit(w->spool, ch, (size_t)(q - start))) spool_failed(w);
 }
 
 /* An event of thread t, at time *ts (NULL: none), with the message,
@@ -405,15 +448,44 @@ static void emit(chrome_writer *w, cthread *t, char ph, const tw_str *name, cons
 }
 
 /* Render the records of one channel (tw_spool_each). */
-#define TAKE(dst)                                   \
+static const char *take_uv(const char *p, const char *e, uint64_t *v) {
+    uint64_t x = 0;
+    for (unsigned shift = 0; p < e && shift < 64; shift += 7) {
+        unsigned char c = (unsigned char)*p++;
+        x |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80)) {
+            *v = x;
+            return p;
+        }
+    }
+    return NULL;
+}
+
+static const char *take_ref(chrome_writer *w, const char *p, const char *e, const tw_str **s) {
+    uint64_t v;
+    if (!(p = take_uv(p, e, &v))) return NULL;
+    if (v != 1) {
+        *s = v & 1 ? NULL : tw_idcache_get(&w->byid, v >> 1);
+        return *s ? p : NULL;
+    }
+    if ((size_t)(e - p) < sizeof *s) return NULL;
+    memcpy(s, p, sizeof *s);
+    return p + sizeof *s;
+}
+
+#define TAKE_UV(dst)                                \
     do {                                            \
-        if ((size_t)(e - p) < sizeof(dst)) goto bad; \
-        memcpy(&(dst), p, sizeof(dst));             \
-        p += sizeof(dst);                           \
+        uint64_t v_;                                \
+        if (!(p = take_uv(p, e, &v_))) goto bad;    \
+        (dst) = v_;                                 \
+    } while (0)
+#define TAKE_REF(dst)                               \
+    do {                                            \
+        if (!(p = take_ref(w, p, e, &(dst)))) goto bad; \
     } while (0)
 #define TAKE_TEXT(ptr, len)                    \
     do {                                       \
-        TAKE(len);                             \
+        TAKE_UV(len);                          \
         if ((size_t)(e - p) < (len)) goto bad; \
         (ptr) = p;                             \
         p += (len);                            \
@@ -426,7 +498,7 @@ static bool replay(void *user, const char *p, size_t n) {
     while (p < e) {
         tw_out_str(o, w->sep ? ",\n" : "\n");
         w->sep = true;
-        unsigned char ph = (unsigned char)*p++, fl = 0;
+        unsigned char ph = (unsigned char)*p++, fl;
         if (ph == REC_JSON) {
             const char *text;
             size_t len;
@@ -434,12 +506,16 @@ static bool replay(void *user, const char *p, size_t n) {
             tw_out_write(o, text, len);
             continue;
         }
-        TAKE(fl);
-        int64_t ts = 0;
+        if (p == e) goto bad;
+        fl = (unsigned char)*p++;
         const tw_str *name, *cat = NULL;
-        if (fl & F_TS) TAKE(ts);
-        TAKE(name);
-        if (fl & F_CAT) TAKE(cat);
+        if (fl & F_TS) {
+            uint64_t d;
+            TAKE_UV(d);
+            w->replay_ts = (int64_t)((uint64_t)w->replay_ts + d);
+        }
+        TAKE_REF(name);
+        if (fl & F_CAT) TAKE_REF(cat);
         tw_event a;  /* what put_args() reads of an event */
         a.msg = NULL;
         a.msg_len = 0;
@@ -447,25 +523,31 @@ static bool replay(void *user, const char *p, size_t n) {
         a.attrs = NULL;
         a.nattrs = 0;
         if (fl & F_ARGS) {
-            if (fl & F_VALUE) TAKE(a.value);
+            uint64_t u;
+            if (fl & F_VALUE) {
+                TAKE_UV(u);
+                a.value = unzigzag(u);
+            }
             if (fl & F_MSG) TAKE_TEXT(a.msg, a.msg_len);
-            uint32_t na;
-            TAKE(na);
-            if (!tw_grow(&w->attrs, &w->attrs_cap, na, sizeof *w->attrs, 4)) {
+            size_t na;
+            TAKE_UV(na);
+            if (na > (size_t)(e - p) || !tw_grow(&w->attrs, &w->attrs_cap, na, sizeof *w->attrs, 4)) {
+                if (na > (size_t)(e - p)) goto bad;  /* (each takes 3 bytes or more) */
                 oom(w);
                 return false;
             }
-            for (uint32_t i = 0; i < na; i++) {
+            for (size_t i = 0; i < na; i++) {
                 tw_attr *at = &w->attrs[i];
-                unsigned char type;
                 *at = (tw_attr){0};
-                TAKE(at->key);
-                TAKE(type);
+                TAKE_REF(at->key);
+                if (p == e) goto bad;
+                unsigned char type = (unsigned char)*p++;
                 if (type == 0) {
-                    TAKE(at->i);
+                    TAKE_UV(u);
+                    at->i = unzigzag(u);
                 } else if (type == 2) {
                     at->type = TW_ATTR_STR;
-                    TAKE(at->str);
+                    TAKE_REF(at->str);
                     at->s = at->str->s;
                     at->slen = at->str->len;
                 } else {
@@ -476,7 +558,7 @@ static bool replay(void *user, const char *p, size_t n) {
             a.attrs = w->attrs;
             a.nattrs = na;
         }
-        render(w, o, (char)ph, name, cat, w->replayed, fl & F_TS ? &ts : NULL,
+        render(w, o, (char)ph, name, cat, w->replayed, fl & F_TS ? &w->replay_ts : NULL,
                fl & F_ARGS ? &a : NULL, fl & F_VALUE);
     }
     return true;
@@ -487,7 +569,8 @@ bad:
     return false;
 }
 
-#undef TAKE
+#undef TAKE_UV
+#undef TAKE_REF
 #undef TAKE_TEXT
 
 static void on_open(void *user, const tw_frame *f) {
@@ -662,6 +745,7 @@ static int chrome_end(void *state) {
         any = true;
         w->replaying = true;
         w->replayed = &w->threads[i];
+        w->replay_ts = 0;
         w->sep = false;
         bool ok = tw_spool_each(w->spool, i, replay, w);
         w->replaying = false;
@@ -728,6 +812,7 @@ static void chrome_free(void *state) {
     tw_buf_free(&w->meta);
     free(w->attrs);
     tw_json_names_free(&w->names);
+    tw_idcache_free(&w->byid);
     free(w);
 }
 

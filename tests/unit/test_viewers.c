@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 
+#include "core/util.h"
 #include "harness.h"
 
 /* The value after "key": in a line, as a string (up to the next quote) or
@@ -229,4 +230,137 @@ void test_viewer_checks_fail(void) {
     CHECK(check_speedscope("{\"type\":\"evented\",\"events\":[\n{\"type\":\"O\",\"frame\":0,\"at\":5},"
                            "\n{\"type\":\"C\",\"frame\":0,\"at\":4}\n]}") < 0);
     CHECK(check_speedscope("{\"type\":\"evented\",\"events\":[\n{\"type\":\"O\",\"frame\":0,\"at\":5}\n]}") < 0);
+}
+
+/* The lines of a Chrome JSON text that hold `key` (each ending in its
+ * newline, the separator comma dropped), appended to dst. */
+static void lines_with(const char *json, const char *key, tw_buf *dst) {
+    for (const char *p = json; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        size_t k = n && p[n - 1] == ',' ? n - 1 : n;
+        char *line = strndup(p, k);
+        if (line && strstr(line, key)) {
+            tw_buf_append(dst, line, k);
+            tw_buf_append(dst, "\n", 1);
+        }
+        free(line);
+        p += n + (e != NULL);
+    }
+}
+
+void test_chrome_spooled_as_direct(void) {
+    /* a thread's events are written the same whether it is the first
+     * thread (written as they come) or another (spooled as compact
+     * records, rendered at the end): every field a record holds, at its
+     * extremes */
+    static const char body[] =
+        "{\"ts\":-5000,\"kind\":\"begin\",\"pid\":1,\"tid\":7,\"name\":\"outer\",\"cat\":\"c1\","
+        "\"args\":{\"min\":-9223372036854775808,\"max\":9223372036854775807,\"zero\":0,"
+        "\"neg\":-1,\"text\":\"caf\\u00e9 \\\"q\\\"\",\"file\":\"a.c\"}}\n"
+        "{\"ts\":-4999,\"kind\":\"instant\",\"pid\":1,\"tid\":7,\"name\":\"a message\","
+        "\"msg\":\"line one\\nline two\"}\n"
+        "{\"ts\":0,\"kind\":\"counter\",\"pid\":1,\"tid\":7,\"name\":\"speed\",\"value\":-300}\n"
+        "{\"ts\":1,\"kind\":\"counter\",\"pid\":1,\"tid\":7,\"name\":\"speed\","
+        "\"value\":-9223372036854775808}\n"
+        "{\"ts\":4503599627370496,\"kind\":\"begin\",\"pid\":1,\"tid\":7,\"name\":\"inner\","
+        "\"args\":{\"value\":3,\"message\":\"m\",\"file\":\"a.c\"}}\n"
+        "{\"ts\":17,\"kind\":\"end\",\"pid\":1,\"tid\":7,\"name\":\"inner\","
+        "\"args\":{\"line\":-42}}\n"
+        "{\"ts\":9223372036854775807,\"kind\":\"instant\",\"pid\":1,\"tid\":7,\"name\":\"late\"}\n"
+        "{\"ts\":9223372036854775807,\"kind\":\"end\",\"pid\":1,\"tid\":7,\"name\":\"outer\","
+        "\"cat\":\"c1\"}\n";
+    static const char first[] =
+        "{\"ts\":-5000,\"kind\":\"instant\",\"pid\":1,\"tid\":5,\"name\":\"first\"}\n";
+    char *spooled_in = malloc(sizeof first + sizeof body);
+    CHECK(spooled_in != NULL);
+    if (!spooled_in) return;
+    memcpy(spooled_in, first, sizeof first - 1);
+    memcpy(spooled_in + sizeof first - 1, body, sizeof body);
+    char *direct = convert(body, "chrome"), *spooled = convert(spooled_in, "chrome");
+    CHECK(direct && spooled);
+    if (direct && spooled) {
+        tw_buf a = {0}, b = {0};
+        lines_with(direct, "\"tid\":7", &a);
+        lines_with(spooled, "\"tid\":7", &b);
+        CHECK_EQ_U(a.len, b.len);
+        CHECK(a.len > 0 && a.len == b.len && memcmp(a.p, b.p, a.len) == 0);
+        if (a.len != b.len || memcmp(a.p, b.p, a.len))
+            tu_fail(__FILE__, __LINE__, "direct:\n%.*s\nspooled:\n%.*s", (int)a.len, a.p,
+                    (int)b.len, b.p);
+        /* every event of the body is there (with two M events before) */
+        size_t n = 0;
+        for (size_t i = 0; i < b.len; i++) n += b.p[i] == '\n';
+        CHECK_EQ_U(n, 8);
+        CHECK(strstr(b.p, "\"min\":-9223372036854775808,\"max\":9223372036854775807") != NULL);
+        CHECK(strstr(b.p, "\"line\":-42") != NULL);
+        tw_buf_free(&a);
+        tw_buf_free(&b);
+    }
+    free(direct);
+    free(spooled);
+    free(spooled_in);
+}
+
+void test_chrome_spooled_foreign_strings(void) {
+    /* names from a table other than the writer's, whose ids collide with
+     * its strings' or lie beyond what the writer keeps by id, are spooled
+     * by pointer */
+    tw_strtab *mine = tw_strtab_new(), *other = tw_strtab_new();
+    tw_output *out = tw_output_mem();
+    CHECK(mine && other && out);
+    if (!mine || !other || !out) return;
+    const tw_str *alpha = tw_intern_cstr(mine, "alpha"), *beta = tw_intern_cstr(other, "beta");
+    const tw_str *far = NULL;
+    char nm[32];
+    for (int i = 0; i <= 70000; i++) {
+        snprintf(nm, sizeof nm, "n%d", i);
+        far = tw_intern_cstr(other, nm);
+    }
+    CHECK(alpha && beta && far && alpha->id == beta->id && far->id >= 70000);
+    tu_diags d;
+    tu_diags_init(&d);
+    tw_trace_info info = {0};
+    info.resolution_ns = 1;
+    tw_writer *w = NULL;
+    CHECK(tw_writer_open(tw_format_find("chrome"), out, mine, &d.sink, NULL, &info, &w) == TW_OK);
+    if (w) {
+        const struct {
+            tw_kind kind;
+            uint64_t tid;
+            const tw_str *name;
+        } evs[] = {
+            {TW_INSTANT, 1, alpha}, {TW_BEGIN, 2, alpha}, {TW_BEGIN, 2, beta}, {TW_BEGIN, 2, far},
+            {TW_END, 2, far},       {TW_END, 2, beta},    {TW_END, 2, alpha},
+        };
+        for (size_t i = 0; i < sizeof evs / sizeof *evs; i++) {
+            tw_event e;
+            tw_event_clear(&e);
+            e.kind = evs[i].kind;
+            e.pid = 1;
+            e.tid = evs[i].tid;
+            e.ts = (int64_t)i * 1000;
+            e.name = evs[i].name;
+            CHECK(tw_writer_event(w, &e) == TW_OK);
+        }
+        CHECK(tw_writer_finish(w) == TW_OK);
+        tw_writer_free(w);
+    }
+    size_t n;
+    const char *data = tw_output_mem_data(out, &n);
+    char *text = strndup(data, n);
+    tw_buf got = {0};
+    lines_with(text ? text : "", "\"tid\":2", &got);
+    tw_buf_append(&got, "", 1);
+    CHECK_STR(got.p, "{\"ph\":\"B\",\"name\":\"alpha\",\"ts\":1,\"pid\":1,\"tid\":2}\n"
+                     "{\"ph\":\"B\",\"name\":\"beta\",\"ts\":2,\"pid\":1,\"tid\":2}\n"
+                     "{\"ph\":\"B\",\"name\":\"n70000\",\"ts\":3,\"pid\":1,\"tid\":2}\n"
+                     "{\"ph\":\"E\",\"name\":\"n70000\",\"ts\":4,\"pid\":1,\"tid\":2}\n"
+                     "{\"ph\":\"E\",\"name\":\"beta\",\"ts\":5,\"pid\":1,\"tid\":2}\n"
+                     "{\"ph\":\"E\",\"name\":\"alpha\",\"ts\":6,\"pid\":1,\"tid\":2}\n");
+    tw_buf_free(&got);
+    free(text);
+    tw_output_close(out);
+    tw_strtab_free(mine);
+    tw_strtab_free(other);
 }

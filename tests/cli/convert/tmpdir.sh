@@ -1,13 +1,14 @@
 # the writers' temporary files go to $TMPDIR (chrome's spool of the events
-# of every thread but the first, which takes to disk what passes 64 KiB;
+# of every thread but the first, which takes to disk what passes 64 KiB,
+# some 6 bytes a record here, so the second thread has 20,000 of them;
 # svg's flame chart;
 # the text1 timeline): a directory
 # that does not exist is an io-error naming the cause; one that does gets
 # the file, which leaves nothing behind.  The log is synthetic (awk).
 awk 'BEGIN {
     print "Process id is 9"
-    for (i = 0; i < 4000; i++) printf "%06d %d { a scope name long enough to fill a chunk\n%06d %d } a scope name long enough to fill a chunk\n", i, 1 + i % 2, i, 1 + i % 2
-    print "closing log file at 004000"
+    for (i = 0; i < 20000; i++) printf "%06d %d { a scope name long enough to fill a chunk\n%06d %d } a scope name long enough to fill a chunk\n", i, 1 + i % 2, i, 1 + i % 2
+    print "closing log file at 020000"
 }' >big_9.log
 mkdir tmp
 TMPDIR=$PWD/tmp tracewright convert -t chrome big_9.log -o out.json; echo "exit $?"
