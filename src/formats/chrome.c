@@ -289,6 +289,21 @@ enum { F_TS = 1, F_CAT = 2, F_ARGS = 4, F_VALUE = 8, F_MSG = 16 };
     } while (0)
 
 static inline char *put_uv(char *p, uint64_t v) {
+    if (v < 0x80) {  /* the usual lengths without a loop */
+        *p = (char)v;
+        return p + 1;
+    }
+    if (v < 0x4000) {
+        p[0] = (char)(v | 0x80);
+        p[1] = (char)(v >> 7);
+        return p + 2;
+    }
+    if (v < 0x200000) {  /* (a time in ns a millisecond on) */
+        p[0] = (char)(v | 0x80);
+        p[1] = (char)(v >> 7 | 0x80);
+        p[2] = (char)(v >> 14);
+        return p + 3;
+    }
     while (v >= 0x80) {
         *p++ = (char)(v | 0x80);
         v >>= 7;
@@ -448,7 +463,7 @@ static void emit(chrome_writer *w, cthread *t, char ph, const tw_str *name, cons
 }
 
 /* Render the records of one channel (tw_spool_each). */
-static const char *take_uv(const char *p, const char *e, uint64_t *v) {
+static TW_NOINLINE const char *take_uv_long(const char *p, const char *e, uint64_t *v) {
     uint64_t x = 0;
     for (unsigned shift = 0; p < e && shift < 64; shift += 7) {
         unsigned char c = (unsigned char)*p++;
@@ -461,7 +476,27 @@ static const char *take_uv(const char *p, const char *e, uint64_t *v) {
     return NULL;
 }
 
-static const char *take_ref(chrome_writer *w, const char *p, const char *e, const tw_str **s) {
+/* A varint at p, before e: the end, or NULL when it does not end there. */
+static TW_INLINE const char *take_uv(const char *p, const char *e, uint64_t *v) {
+    if (e - p >= 3) {  /* the usual lengths without a loop */
+        unsigned c0 = (unsigned char)p[0], c1 = (unsigned char)p[1], c2 = (unsigned char)p[2];
+        if (!(c0 & 0x80)) {
+            *v = c0;
+            return p + 1;
+        }
+        if (!(c1 & 0x80)) {
+            *v = (c0 & 0x7f) | c1 << 7;
+            return p + 2;
+        }
+        if (!(c2 & 0x80)) {
+            *v = (c0 & 0x7f) | (c1 & 0x7f) << 7 | c2 << 14;
+            return p + 3;
+        }
+    }
+    return take_uv_long(p, e, v);
+}
+
+static TW_INLINE const char *take_ref(chrome_writer *w, const char *p, const char *e, const tw_str **s) {
     uint64_t v;
     if (!(p = take_uv(p, e, &v))) return NULL;
     if (v != 1) {
