@@ -28,23 +28,7 @@ typedef struct chunk_head {
 } chunk_head;
 #define NO_CHUNK UINT64_MAX
 
-typedef struct channel {
-    tw_buf tail;        /* the latest bytes, not yet in the file */
-    uint64_t first;     /* offset of its first chunk in the file, NO_CHUNK for none */
-    uint64_t last;      /* and of its last */
-    size_t size;        /* bytes in all */
-} channel;
-
-struct tw_spool {
-    size_t chunk_size;
-    channel *ch;
-    size_t nch, cap;
-    FILE *file;
-    uint64_t end;       /* bytes in the file */
-    int err;            /* errno of the first failure, 0 if none */
-    bool tmp_failed;    /* that failure was making the temporary file */
-    char text[320];     /* tw_spool_error_text() */
-};
+typedef tw_spool_channel channel;
 
 tw_spool *tw_spool_new(size_t chunk_size) {
     tw_spool *s = calloc(1, sizeof *s);
@@ -114,7 +98,7 @@ static bool get_at(tw_spool *s, void *p, size_t n, uint64_t off) {
 
 /* Move a channel's tail to the end of the file as a chunk, and link the
  * channel's previous chunk to it. */
-static bool spill(tw_spool *s, channel *c) {
+bool tw_spool_spill(tw_spool *s, tw_spool_channel *c) {
     if (!s->file && !(s->file = tw_tmpfile())) {
         s->tmp_failed = !s->err;
         return fail(s, errno);
@@ -132,7 +116,7 @@ static bool spill(tw_spool *s, channel *c) {
     return true;
 }
 
-void *tw_spool_space(tw_spool *s, size_t channel_no, size_t n) {
+void *tw_spool_space_slow(tw_spool *s, size_t channel_no, size_t n) {
     if (s->err) return NULL;
     if (channel_no >= s->nch) {
         if (!tw_grow(&s->ch, &s->cap, channel_no + 1, sizeof *s->ch, 8)) {
@@ -149,13 +133,6 @@ void *tw_spool_space(tw_spool *s, size_t channel_no, size_t n) {
         return NULL;
     }
     return c->tail.p + c->tail.len;
-}
-
-bool tw_spool_commit(tw_spool *s, size_t channel_no, size_t n) {
-    channel *c = &s->ch[channel_no];
-    c->tail.len += n;
-    c->size += n;
-    return c->tail.len < s->chunk_size || spill(s, c);
 }
 
 bool tw_spool_write(tw_spool *s, size_t channel_no, const void *p, size_t n) {

@@ -8,11 +8,33 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "tracewright/io.h"
+#include "util.h"
 
 typedef struct tw_spool tw_spool;
+
+/* (What the inline tw_spool_space() and tw_spool_commit() below use; the
+ * rest is spool.c's.) */
+typedef struct tw_spool_channel {
+    tw_buf tail;        /* the latest bytes, not yet in the file */
+    uint64_t first;     /* offset of its first chunk in the file, NO_CHUNK for none */
+    uint64_t last;      /* and of its last */
+    size_t size;        /* bytes in all */
+} tw_spool_channel;
+
+struct tw_spool {
+    size_t chunk_size;
+    tw_spool_channel *ch;
+    size_t nch, cap;
+    FILE *file;
+    uint64_t end;       /* bytes in the file */
+    int err;            /* errno of the first failure, 0 if none */
+    bool tmp_failed;    /* that failure was making the temporary file */
+    char text[320];     /* tw_spool_error_text() */
+};
 
 /* chunk_size 0 = 64 KiB.  NULL when out of memory. */
 tw_spool *tw_spool_new(size_t chunk_size);
@@ -24,8 +46,8 @@ bool tw_spool_write(tw_spool *s, size_t channel, const void *p, size_t n);
 /* Room for n bytes at the end of a channel, to be filled and then added
  * by tw_spool_commit() (as one write): a write without a copy.  NULL after
  * any failure. */
-void *tw_spool_space(tw_spool *s, size_t channel, size_t n);
-bool tw_spool_commit(tw_spool *s, size_t channel, size_t n);
+static inline void *tw_spool_space(tw_spool *s, size_t channel, size_t n);
+static inline bool tw_spool_commit(tw_spool *s, size_t channel, size_t n);
 /* Bytes written to a channel so far. */
 size_t tw_spool_size(const tw_spool *s, size_t channel);
 /* Write everything of a channel, in order, to `out`. */
@@ -49,5 +71,24 @@ void tw_spool_free(tw_spool *s);
 FILE *tw_tmpfile(void);
 /* The directory tw_tmpfile() uses. */
 const char *tw_tmpdir(void);
+
+/* (inline: a writer spools per event; the slow paths are spool.c's) */
+void *tw_spool_space_slow(tw_spool *s, size_t channel, size_t n);
+bool tw_spool_spill(tw_spool *s, tw_spool_channel *c);
+
+static inline void *tw_spool_space(tw_spool *s, size_t channel, size_t n) {
+    if (channel < s->nch && !s->err) {
+        tw_buf *t = &s->ch[channel].tail;
+        if (t->cap - t->len >= n) return t->p + t->len;
+    }
+    return tw_spool_space_slow(s, channel, n);
+}
+
+static inline bool tw_spool_commit(tw_spool *s, size_t channel, size_t n) {
+    tw_spool_channel *c = &s->ch[channel];
+    c->tail.len += n;
+    c->size += n;
+    return c->tail.len < s->chunk_size || tw_spool_spill(s, c);
+}
 
 #endif
