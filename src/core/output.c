@@ -339,7 +339,14 @@ void tw_out_i64(tw_output *o, int64_t v) {
 
 void tw_out_u64_pad(tw_output *o, uint64_t v, unsigned width) {
     char tmp[TW_U64_ROOM];
-    size_t n = (size_t)(tw_put_u64(tmp, v) - tmp);
+    size_t n = (size_t)(tw_put_u64(tmp, v) - tmp), pad = n < width ? width - n : 0;
+    if (pad <= 8 && o->cap - o->len >= 8 + sizeof tmp) {  /* the usual: in place */
+        char *p = (char *)o->buf + o->len;
+        memcpy(p, "00000000", 8);
+        memcpy(p + pad, tmp, sizeof tmp);
+        o->len += pad + n;
+        return;
+    }
     for (size_t k = n; k < width; k++) tw_out_putc(o, '0');
     tw_out_write(o, tmp, n);
 }
@@ -612,9 +619,29 @@ size_t tw_base64_decode(const char *s, size_t n, unsigned char *out) {
 }
 
 bool tw_out_oneline(tw_output *o, const char *s, size_t len) {
+    /* the usual name has no byte below 0x0e (so neither): found so eight
+     * bytes a step, the last word overlapping the one before, and written
+     * whole; else byte by byte */
+    uint64_t low = 0;
+    size_t i = 0;
+    if (len >= 8) {
+        const uint64_t k = TW_BYTES8(0x0e), high = TW_BYTES8(0x80);
+        for (; i + 8 < len; i += 8) {
+            uint64_t w = tw_load64(s + i);
+            low |= (w - k) & ~w & high;
+        }
+        uint64_t w = tw_load64(s + len - 8);
+        low |= (w - k) & ~w & high;
+    } else {
+        for (; i < len; i++) low |= (unsigned char)s[i] < 0x0e;
+    }
+    if (!low) {
+        tw_out_write(o, s, len);
+        return false;
+    }
     size_t run = 0;
     bool replaced = false;
-    for (size_t i = 0; i < len; i++) {
+    for (i = 0; i < len; i++) {
         if (s[i] == '\n' || s[i] == '\r') {
             tw_out_write(o, s + run, i - run);
             tw_out_putc(o, ' ');

@@ -764,3 +764,55 @@ void test_floor_to(void) {
     /* below INT64_MIN there is no multiple: towards zero instead */
     CHECK_EQ_I(tw_floor_to(INT64_MIN, 1000000000), INT64_C(-9223372036000000000));
 }
+
+/* tw_out_oneline() against the byte-by-byte rule (CR and LF become
+ * spaces, nothing else changes), for every length up to 40 with a CR, an
+ * LF or another byte below 0x0e at every place, and none; and
+ * tw_out_u64_pad() against printf's %0*llu for every width up to 24 and
+ * number of digits, with 0 to 40 bytes of room left in the output's buffer. */
+void test_output_oneline_pad(void) {
+    static const unsigned char specials[] = {'\n', '\r', 0x00, 0x09, 0x0b, 0x0c, 0x0d, 0x0e, 0x80};
+    char s[48], want[48];
+    for (size_t len = 0; len <= 40; len++) {
+        for (size_t at = 0; at <= len; at++) {
+            for (size_t k = 0; k < sizeof specials; k++) {
+                for (size_t i = 0; i < len; i++) s[i] = (char)('a' + i % 26);
+                if (at < len) s[at] = (char)specials[k];
+                bool changed = false;
+                for (size_t i = 0; i < len; i++) {
+                    want[i] = s[i] == '\n' || s[i] == '\r' ? ' ' : s[i];
+                    changed |= want[i] != s[i];
+                }
+                tw_output *o = tw_output_mem();
+                bool replaced = tw_out_oneline(o, s, len);
+                size_t n;
+                const char *got = tw_output_mem_data(o, &n);
+                if (n != len || memcmp(got, want, len) || replaced != changed)
+                    tu_fail(__FILE__, __LINE__, "length %zu, byte 0x%02x at %zu", len, specials[k], at);
+                tw_output_close(o);
+                if (at == len) break;  /* (no special byte: once) */
+            }
+        }
+    }
+    for (unsigned width = 0; width <= 24; width++) {
+        uint64_t v = 0;
+        for (int d = 0; d <= 20; d++, v = v * 10 + 7) {
+            char w1[64];
+            snprintf(w1, sizeof w1, "%0*llu", (int)width, (unsigned long long)v);
+            for (size_t left = 0; left <= 40; left += 3) {  /* room left in the buffer */
+                tw_output *o = tw_output_mem();
+                size_t n;
+                tw_out_putc(o, 'x');
+                size_t fill = o->cap > left ? o->cap - left : 1;
+                for (size_t i = 1; i < fill; i++) tw_out_putc(o, 'x');
+                tw_out_u64_pad(o, v, width);
+                const char *got = tw_output_mem_data(o, &n);
+                if (n != fill + strlen(w1) || memcmp(got + fill, w1, strlen(w1)))
+                    tu_fail(__FILE__, __LINE__, "%llu width %u after %zu bytes", (unsigned long long)v,
+                            width, fill);
+                tw_output_close(o);
+            }
+            if (d == 19) v = UINT64_MAX / 10 - 7;  /* the last: UINT64_MAX's 20 digits */
+        }
+    }
+}
