@@ -14,7 +14,8 @@
 #     --rss-sizes "S.." instead of the table: peak RSS of `stats` and
 #                      `convert -t chrome` on each size (e.g. "100M 1G 10G")
 #     --instr          instead of the table: instructions per event under
-#                      callgrind (valgrind) on a 5 MB input of each format
+#                      callgrind (valgrind) on a 5 MB input of each format, of
+#                      stats, convert -t chrome, -t jsonl and -t rtl (rtl: -t lms)
 #
 # The table gives, per format and command: the median wall time, MB/s of
 # input, million events/s, peak RSS (getrusage, mapped file pages count),
@@ -122,7 +123,8 @@ bytes_of() { wc -c < "$1" | tr -d ' '; }
 
 if [ "$instr" = 1 ]; then
     command -v valgrind > /dev/null || { echo "bench/run.sh: valgrind is needed for --instr" >&2; exit 2; }
-    printf '%-13s %10s %12s %12s %12s %12s\n' format events stats chrome jsonl "untuned C"
+    printf '%-13s %10s %12s %12s %12s %12s %12s\n' format events stats chrome jsonl "to rtl/lms" \
+        "untuned C"
     per_event() {  # callgrind's count of a run of "$@", per event of the input
         ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 > /dev/null |
                  sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
@@ -132,7 +134,7 @@ if [ "$instr" = 1 ]; then
         f=$(make_input "$fmt" 5M)
         n=$(events_of "$f")
         line=$(printf '%-13s %10s' "$fmt" "$n")
-        for cmd in "stats" "convert -t chrome" "convert -t jsonl"; do
+        for cmd in "stats" "convert -t chrome" "convert -t jsonl" "convert -t $(other_of "$fmt")"; do
             # shellcheck disable=SC2086
             line="$line $(per_event "$tw" $cmd --threads 1 --no-progress "$f")"
         done
