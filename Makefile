@@ -116,7 +116,7 @@ run: $(BIN)
 	@$(BIN) convert -t jsonl examples/control-loop.csv | head -n 4
 
 test: $(BIN) $(UNIT) $(SARIF_CHECK) $(PROJECT) $(BUILD)/bench/gen $(BUILD)/bench/drain \
-      $(BUILD)/bench/untuned replay
+      $(BUILD)/bench/untuned $(BUILD)/bench/measure replay
 	@sh tests/run.sh $(BUILD) build-san
 
 sanitize:
@@ -131,7 +131,7 @@ valgrind:
 	@sh tests/valgrind/run.sh $(VG_BUILD)
 
 valgrind-bins: $(BIN) $(UNIT) $(SARIF_CHECK) $(PROJECT) $(BUILD)/bench/gen $(BUILD)/bench/drain \
-               $(BUILD)/bench/untuned
+               $(BUILD)/bench/untuned $(BUILD)/bench/measure
 
 # Static checks; LINT_BUILD keeps cppcheck's cache and clang-tidy's reports,
 # LINT_FILES="src/core/json.c ..." checks only those sources.

@@ -195,10 +195,10 @@ for fmt in $formats; do
             faster = aw > 0 ? sprintf("%.1f", aw / s) : "-"
             unfaster = un > 0 && label ~ /^(stats|read)/ ? sprintf("%.2f", un / s) : "-"
             note = st == 0 || label ~ /^(wc|cat|awk)/ ? "" : sprintf("  (exit %d)", st)
-            if (ob > 0 && ss > 0) {
-                thumb = ss + ob / 2e9
-                note = note sprintf("  output %.1f MB, stats + output at 2 GB/s %.3f s: %s", ob / 1e6,
-                                    thumb, s <= thumb ? "met" : "not met")
+            if (ob > 0 && ss > 0) {  # from the figures as printed, so that they add up
+                thumb = sprintf("%.4f", sprintf("%.3f", ss) + ob / 2e9)
+                note = note sprintf("  output %.3f MB, stats + output at 2 GB/s %s s: %s", ob / 1e6,
+                                    thumb, sprintf("%.3f", s) + 0 <= thumb + 0 ? "met" : "not met")
             }
             printf "%-13s %-22s %9.3f %9.0f %9.2f %10d %8s %8s %8s%s\n", fmt, label, s, b / s / 1e6,
                    n / s / 1e6, rss, ratio, faster, unfaster, note

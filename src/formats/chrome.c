@@ -12,8 +12,9 @@
  * One event per line, each thread's events together (the DevTools trace
  * engine pairs B and E in file order across threads): the first thread's
  * go straight to the output, the others' wait in a spool until the end, as
- * compact records (what rendering needs: a few bytes and pointers to the
- * interned names) that are rendered then.
+ * compact records (what rendering needs, in varints: the interned names by
+ * id, times as differences; below, before spool_record()) that are
+ * rendered then.
  * Scopes are B/E pairs (never X, so never mixed) made by the pairing
  * engine: every E repeats its B's name and category, and
  * input that does not nest is repaired the way `stats` repairs it, so the
@@ -566,8 +567,8 @@ static bool replay(void *user, const char *p, size_t n) {
             if (fl & F_MSG) TAKE_TEXT(a.msg, a.msg_len);
             size_t na;
             TAKE_UV(na);
-            if (na > (size_t)(e - p) || !tw_grow(&w->attrs, &w->attrs_cap, na, sizeof *w->attrs, 4)) {
-                if (na > (size_t)(e - p)) goto bad;  /* (each takes 3 bytes or more) */
+            if (na > (size_t)(e - p) / 3 || !tw_grow(&w->attrs, &w->attrs_cap, na, sizeof *w->attrs, 4)) {
+                if (na > (size_t)(e - p) / 3) goto bad;  /* (each takes 3 bytes or more) */
                 oom(w);
                 return false;
             }

@@ -803,8 +803,11 @@ void test_output_oneline_pad(void) {
                 tw_output *o = tw_output_mem();
                 size_t n;
                 tw_out_putc(o, 'x');
+                /* the whole buffer written, then taken back to `fill`:
+                 * a byte the pad leaves unwritten shows as an 'x' */
+                while (o->len < o->cap) tw_out_putc(o, 'x');
                 size_t fill = o->cap > left ? o->cap - left : 1;
-                for (size_t i = 1; i < fill; i++) tw_out_putc(o, 'x');
+                o->len = fill;
                 tw_out_u64_pad(o, v, width);
                 const char *got = tw_output_mem_data(o, &n);
                 if (n != fill + strlen(w1) || memcmp(got + fill, w1, strlen(w1)))

@@ -253,7 +253,8 @@ void test_chrome_spooled_as_direct(void) {
     /* a thread's events are written the same whether it is the first
      * thread (written as they come) or another (spooled as compact
      * records, rendered at the end): every field a record holds, at its
-     * extremes */
+     * extremes, and times apart by one, two, three and more varint bytes
+     * (interned attribute values: the next test) */
     static const char body[] =
         "{\"ts\":-5000,\"kind\":\"begin\",\"pid\":1,\"tid\":7,\"name\":\"outer\",\"cat\":\"c1\","
         "\"args\":{\"min\":-9223372036854775808,\"max\":9223372036854775807,\"zero\":0,"
@@ -263,6 +264,7 @@ void test_chrome_spooled_as_direct(void) {
         "{\"ts\":0,\"kind\":\"counter\",\"pid\":1,\"tid\":7,\"name\":\"speed\",\"value\":-300}\n"
         "{\"ts\":1,\"kind\":\"counter\",\"pid\":1,\"tid\":7,\"name\":\"speed\","
         "\"value\":-9223372036854775808}\n"
+        "{\"ts\":19000,\"kind\":\"counter\",\"pid\":1,\"tid\":7,\"name\":\"speed\",\"value\":5}\n"
         "{\"ts\":4503599627370496,\"kind\":\"begin\",\"pid\":1,\"tid\":7,\"name\":\"inner\","
         "\"args\":{\"value\":3,\"message\":\"m\",\"file\":\"a.c\"}}\n"
         "{\"ts\":17,\"kind\":\"end\",\"pid\":1,\"tid\":7,\"name\":\"inner\","
@@ -288,10 +290,10 @@ void test_chrome_spooled_as_direct(void) {
         if (a.len != b.len || memcmp(a.p, b.p, a.len))
             tu_fail(__FILE__, __LINE__, "direct:\n%.*s\nspooled:\n%.*s", (int)a.len, a.p,
                     (int)b.len, b.p);
-        /* every event of the body is there (with two M events before) */
+        /* every event of the body is there */
         size_t n = 0;
         for (size_t i = 0; i < b.len; i++) n += b.p[i] == '\n';
-        CHECK_EQ_U(n, 8);
+        CHECK_EQ_U(n, 9);
         CHECK(strstr(b.p, "\"min\":-9223372036854775808,\"max\":9223372036854775807") != NULL);
         CHECK(strstr(b.p, "\"line\":-42") != NULL);
         tw_buf_free(&a);
@@ -303,9 +305,10 @@ void test_chrome_spooled_as_direct(void) {
 }
 
 void test_chrome_spooled_foreign_strings(void) {
-    /* names from a table other than the writer's, whose ids collide with
-     * its strings' or lie beyond what the writer keeps by id, are spooled
-     * by pointer */
+    /* names, attribute keys and interned attribute values from a table
+     * other than the writer's, whose ids collide with its strings' or lie
+     * beyond what the writer keeps by id, are spooled by pointer; the
+     * writer's own by id */
     tw_strtab *mine = tw_strtab_new(), *other = tw_strtab_new();
     tw_output *out = tw_output_mem();
     CHECK(mine && other && out);
@@ -317,7 +320,17 @@ void test_chrome_spooled_foreign_strings(void) {
         snprintf(nm, sizeof nm, "n%d", i);
         far = tw_intern_cstr(other, nm);
     }
+    const tw_str *file = tw_intern_cstr(mine, "file"), *ac = tw_intern_cstr(mine, "a.c");
+    const tw_str *where = tw_intern_cstr(other, "where"), *n0 = tw_intern_cstr(other, "n0");
     CHECK(alpha && beta && far && alpha->id == beta->id && far->id >= 70000);
+    CHECK(file && ac && where && n0 && n0->id == file->id && where->id >= 70000);
+    tw_attr attrs[2] = {{.key = file, .type = TW_ATTR_STR, .str = ac},
+                        {.key = where, .type = TW_ATTR_STR, .str = n0}};
+    for (int i = 0; i < 2; i++) {
+        if (!attrs[i].str) continue;
+        attrs[i].s = attrs[i].str->s;
+        attrs[i].slen = attrs[i].str->len;
+    }
     tu_diags d;
     tu_diags_init(&d);
     tw_trace_info info = {0};
@@ -329,9 +342,11 @@ void test_chrome_spooled_foreign_strings(void) {
             tw_kind kind;
             uint64_t tid;
             const tw_str *name;
+            int attr;  /* 1 + the index in attrs, 0 for none */
         } evs[] = {
-            {TW_INSTANT, 1, alpha}, {TW_BEGIN, 2, alpha}, {TW_BEGIN, 2, beta}, {TW_BEGIN, 2, far},
-            {TW_END, 2, far},       {TW_END, 2, beta},    {TW_END, 2, alpha},
+            {TW_INSTANT, 1, alpha, 0}, {TW_BEGIN, 2, alpha, 1}, {TW_BEGIN, 2, beta, 2},
+            {TW_BEGIN, 2, far, 0},     {TW_END, 2, far, 0},     {TW_END, 2, beta, 0},
+            {TW_END, 2, alpha, 0},
         };
         for (size_t i = 0; i < sizeof evs / sizeof *evs; i++) {
             tw_event e;
@@ -341,6 +356,10 @@ void test_chrome_spooled_foreign_strings(void) {
             e.tid = evs[i].tid;
             e.ts = (int64_t)i * 1000;
             e.name = evs[i].name;
+            if (evs[i].attr) {
+                e.attrs = &attrs[evs[i].attr - 1];
+                e.nattrs = 1;
+            }
             CHECK(tw_writer_event(w, &e) == TW_OK);
         }
         CHECK(tw_writer_finish(w) == TW_OK);
@@ -352,8 +371,10 @@ void test_chrome_spooled_foreign_strings(void) {
     tw_buf got = {0};
     lines_with(text ? text : "", "\"tid\":2", &got);
     tw_buf_append(&got, "", 1);
-    CHECK_STR(got.p, "{\"ph\":\"B\",\"name\":\"alpha\",\"ts\":1,\"pid\":1,\"tid\":2}\n"
-                     "{\"ph\":\"B\",\"name\":\"beta\",\"ts\":2,\"pid\":1,\"tid\":2}\n"
+    CHECK_STR(got.p, "{\"ph\":\"B\",\"name\":\"alpha\",\"ts\":1,\"pid\":1,\"tid\":2,"
+                     "\"args\":{\"file\":\"a.c\"}}\n"
+                     "{\"ph\":\"B\",\"name\":\"beta\",\"ts\":2,\"pid\":1,\"tid\":2,"
+                     "\"args\":{\"where\":\"n0\"}}\n"
                      "{\"ph\":\"B\",\"name\":\"n70000\",\"ts\":3,\"pid\":1,\"tid\":2}\n"
                      "{\"ph\":\"E\",\"name\":\"n70000\",\"ts\":4,\"pid\":1,\"tid\":2}\n"
                      "{\"ph\":\"E\",\"name\":\"beta\",\"ts\":5,\"pid\":1,\"tid\":2}\n"
