@@ -338,11 +338,11 @@ void tw_out_i64(tw_output *o, int64_t v) {
 }
 
 void tw_out_u64_pad(tw_output *o, uint64_t v, unsigned width) {
-    char tmp[TW_U64_ROOM];
+    char tmp[TW_U64_ROOM] = {0};  /* (copied whole below) */
     size_t n = (size_t)(tw_put_u64(tmp, v) - tmp), pad = n < width ? width - n : 0;
     if (pad <= 8 && o->cap - o->len >= 8 + sizeof tmp) {  /* the usual: in place */
         char *p = (char *)o->buf + o->len;
-        memcpy(p, "00000000", 8);
+        memset(p, '0', 8);
         memcpy(p + pad, tmp, sizeof tmp);
         o->len += pad + n;
         return;
