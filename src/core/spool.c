@@ -28,8 +28,6 @@ typedef struct chunk_head {
 } chunk_head;
 #define NO_CHUNK UINT64_MAX
 
-typedef tw_spool_channel channel;
-
 tw_spool *tw_spool_new(size_t chunk_size) {
     tw_spool *s = calloc(1, sizeof *s);
     if (s) s->chunk_size = chunk_size ? chunk_size : 65536;
@@ -124,10 +122,10 @@ void *tw_spool_space_slow(tw_spool *s, size_t channel_no, size_t n) {
             return NULL;
         }
         for (size_t i = s->nch; i <= channel_no; i++)
-            s->ch[i] = (channel){.first = NO_CHUNK, .last = NO_CHUNK};
+            s->ch[i] = (tw_spool_channel){.first = NO_CHUNK, .last = NO_CHUNK};
         s->nch = channel_no + 1;
     }
-    channel *c = &s->ch[channel_no];
+    tw_spool_channel *c = &s->ch[channel_no];
     if (!tw_buf_reserve(&c->tail, n)) {
         fail(s, ENOMEM);
         return NULL;
@@ -151,7 +149,7 @@ size_t tw_spool_size(const tw_spool *s, size_t channel_no) {
 bool tw_spool_copy(tw_spool *s, size_t channel_no, tw_output *out) {
     if (s->err) return false;
     if (channel_no >= s->nch) return true;
-    channel *c = &s->ch[channel_no];
+    tw_spool_channel *c = &s->ch[channel_no];
     for (uint64_t at = c->first; at != NO_CHUNK;) {
         chunk_head h;
         if (!get_at(s, &h, sizeof h, at)) return false;
@@ -178,7 +176,7 @@ bool tw_spool_each(tw_spool *s, size_t channel_no,
                    bool (*fn)(void *user, const char *p, size_t n), void *user) {
     if (s->err) return false;
     if (channel_no >= s->nch) return true;
-    channel *c = &s->ch[channel_no];
+    tw_spool_channel *c = &s->ch[channel_no];
     tw_buf b = {0};
     bool ok = true, go = true;
     for (uint64_t at = c->first; ok && go && at != NO_CHUNK;) {

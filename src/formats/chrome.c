@@ -567,8 +567,8 @@ static bool replay(void *user, const char *p, size_t n) {
             if (fl & F_MSG) TAKE_TEXT(a.msg, a.msg_len);
             size_t na;
             TAKE_UV(na);
-            if (na > (size_t)(e - p) / 3 || !tw_grow(&w->attrs, &w->attrs_cap, na, sizeof *w->attrs, 4)) {
-                if (na > (size_t)(e - p) / 3) goto bad;  /* (each takes 3 bytes or more) */
+            if (na > (size_t)(e - p) / 3) goto bad;  /* (each takes 3 bytes or more) */
+            if (!tw_grow(&w->attrs, &w->attrs_cap, na, sizeof *w->attrs, 4)) {
                 oom(w);
                 return false;
             }
