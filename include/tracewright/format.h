@@ -121,6 +121,12 @@ typedef struct tw_write_ctx {
     const tw_trace_info *info;    /* of the stream being written */
     tw_loss *loss;
     tw_outdir *dir;               /* TW_FMT_DIRECTORY writers: out is NULL */
+    /* Threads the writer may use for the work it does in write_end: 1,
+     * unless the caller allows more with tw_writer_set_threads(), which it
+     * may do up to tw_writer_finish() (so read it in write_end, through
+     * the ctx that write_begin was given: that lives as long as the
+     * writer).  The output is the same whatever it is. */
+    unsigned threads;
 } tw_write_ctx;
 
 /*
@@ -406,6 +412,12 @@ int tw_writer_open_dir(const tw_format *fmt, tw_outdir *dir, tw_strtab *strtab,
                        tw_diag_sink *diag, const tw_optset *opts,
                        const tw_trace_info *info, tw_writer **outw);
 int tw_writer_event(tw_writer *w, const tw_event *ev);  /* TW_OK / TW_ERR */
+/* Allow the writer up to n threads (default 1) for the work it does when
+ * it finishes; the output is the same.  chrome renders the events it held
+ * back (every thread's but the first) on two.  Call before
+ * tw_writer_finish(), when no other thread of the caller's is busy (the
+ * reading is done). */
+void tw_writer_set_threads(tw_writer *w, unsigned n);
 /* Complete the output and report what was lost or rounded. */
 int tw_writer_finish(tw_writer *w);
 void tw_writer_free(tw_writer *w);

@@ -37,9 +37,10 @@ static void help(void) {
            "                           takes more than a second (default: only when\n"
            "                           standard error is a terminal that the output does\n"
            "                           not go to); --no-progress: never\n"
-           "      --threads N          1, 2 (read ahead on a second thread) or auto (2\n"
-           "                           with two usable CPUs and 8 MiB or more of\n"
-           "                           input); the output is the same; default\n"
+           "      --threads N          1, 2 (read ahead on a second thread; chrome also\n"
+           "                           writes on both at the end) or auto (2 with two\n"
+           "                           usable CPUs and 8 MiB or more of input); the\n"
+           "                           output is the same; default\n"
            "                           $TRACEWRIGHT_THREADS, else auto\n"
            "  -v, --verbose            after reading, say on standard error how much was\n"
            "                           read, how fast, and on how many threads\n"
@@ -200,6 +201,8 @@ int cmd_convert(int argc, char **argv) {
         }
     }
     cli_progress_end();
+    /* what the writer does at the end may take the reading thread's place */
+    tw_writer_set_threads(w, tw_source_reading_ahead(src) ? 2 : 1);
     if (r != TW_ERR && tw_writer_finish(w) != TW_OK) r = TW_ERR;
     if (out && rd.verbose && cli_shares_stderr(out->fd)) (void)tw_output_flush(out);
     cli_read_summary(&rd, src, interns ? why : NULL);

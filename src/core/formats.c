@@ -362,6 +362,7 @@ static int open_writer(const tw_format *fmt, tw_output *out, tw_outdir *dir, tw_
     w->ctx.opts = opts ? opts : &empty_optset;
     w->ctx.info = &w->info;
     w->ctx.loss = &w->loss;
+    w->ctx.threads = 1;
     if (fmt->write_begin(&w->ctx, &w->state) != TW_OK) {
         free(w);
         return TW_ERR;
@@ -383,6 +384,8 @@ int tw_writer_open_dir(const tw_format *fmt, tw_outdir *dir, tw_strtab *strtab,
 }
 
 int tw_writer_event(tw_writer *w, const tw_event *ev) { return w->fmt->write_event(w->state, ev); }
+
+void tw_writer_set_threads(tw_writer *w, unsigned n) { w->ctx.threads = n ? n : 1; }
 
 int tw_writer_finish(tw_writer *w) {
     int rc = w->fmt->write_end(w->state);

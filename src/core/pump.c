@@ -196,22 +196,12 @@ static void on_diag(void *user, const tw_diag *d) {
 
 /* ---- waiting ------------------------------------------------------------------ */
 
-static inline void cpu_relax(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#else
-    atomic_signal_fence(memory_order_seq_cst);
-#endif
-}
-
 /* Poll until a batch is full or SPINS polls have passed; the consumer then
  * takes the mutex and, if it must, sleeps. */
 static void await_batch(tw_pump *p) {
     for (int i = 0; i < SPINS; i++) {
         if (atomic_load_explicit(&p->count, memory_order_relaxed)) return;
-        cpu_relax();
+        tw_cpu_relax();
     }
 }
 

@@ -170,30 +170,53 @@ bool tw_spool_copy(tw_spool *s, size_t channel_no, tw_output *out) {
     return true;
 }
 
-/* Each chunk is read whole into one buffer (a chunk is whole writes: the
- * tail is moved to the file only after a write). */
+tw_spool_cursor tw_spool_cursor_at(size_t channel) {
+    return (tw_spool_cursor){.channel = channel};
+}
+
+/* Each chunk is read whole into b (a chunk is whole writes: the tail is
+ * moved to the file only after a write), then the tail is given in place. */
+int tw_spool_piece(tw_spool *s, tw_spool_cursor *c, tw_buf *b, const char **p, size_t *n) {
+    if (s->err) return -1;
+    if (c->done || c->channel >= s->nch) return 0;
+    tw_spool_channel *ch = &s->ch[c->channel];
+    if (!c->started) {
+        c->started = true;
+        c->at = ch->first;
+    }
+    if (c->at != NO_CHUNK) {
+        chunk_head h;
+        if (!get_at(s, &h, sizeof h, c->at)) return -1;
+        size_t len = (size_t)h.len;
+        tw_buf_clear(b);
+        if (!tw_buf_reserve(b, len)) {
+            fail(s, ENOMEM);
+            return -1;
+        }
+        if (!get_at(s, b->p, len, c->at + sizeof h)) return -1;
+        c->at = h.next;
+        *p = b->p;
+        *n = len;
+        return 1;
+    }
+    c->done = true;
+    if (!ch->tail.len) return 0;
+    *p = ch->tail.p;
+    *n = ch->tail.len;
+    return 1;
+}
+
 bool tw_spool_each(tw_spool *s, size_t channel_no,
                    bool (*fn)(void *user, const char *p, size_t n), void *user) {
-    if (s->err) return false;
-    if (channel_no >= s->nch) return true;
-    tw_spool_channel *c = &s->ch[channel_no];
+    tw_spool_cursor c = tw_spool_cursor_at(channel_no);
     tw_buf b = {0};
-    bool ok = true, go = true;
-    for (uint64_t at = c->first; ok && go && at != NO_CHUNK;) {
-        chunk_head h;
-        if (!(ok = get_at(s, &h, sizeof h, at))) break;
-        size_t len = (size_t)h.len;
-        tw_buf_clear(&b);
-        if (!tw_buf_reserve(&b, len)) {
-            ok = fail(s, ENOMEM);
-            break;
-        }
-        if ((ok = get_at(s, b.p, len, at + sizeof h))) go = fn(user, b.p, len);
-        at = h.next;
+    const char *p;
+    size_t n;
+    int r;
+    while ((r = tw_spool_piece(s, &c, &b, &p, &n)) > 0 && fn(user, p, n)) {
     }
     tw_buf_free(&b);
-    if (ok && go && c->tail.len) fn(user, c->tail.p, c->tail.len);
-    return ok;
+    return r >= 0;
 }
 
 int tw_spool_error(const tw_spool *s) { return s->err; }

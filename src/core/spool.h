@@ -55,9 +55,32 @@ bool tw_spool_copy(tw_spool *s, size_t channel, tw_output *out);
 /* Pass everything of a channel, in order, to fn in pieces that each hold
  * whole writes (a piece ends where a write ended; it is valid only during
  * the call).  Stops at fn's false.  False on a failure of the spool (not
- * of fn). */
+ * of fn).  The pieces are those of tw_spool_piece(). */
 bool tw_spool_each(tw_spool *s, size_t channel,
                    bool (*fn)(void *user, const char *p, size_t n), void *user);
+/*
+ * The same one piece at a time, for a caller that hands pieces to other
+ * threads: a cursor starts zeroed on a channel (tw_spool_cursor_at), and
+ * each call gives the channel's next piece, read into *b (a chunk of the
+ * file) or in place (the channel's latest bytes, valid until the next
+ * write to it).  Returns 1 with the piece at *p, *n (never empty), 0 at
+ * the channel's end, -1 on a failure of the spool.  A piece starts exactly
+ * where the channel's latest bytes were empty when a write came
+ * (tw_spool_fresh()), so a writer can make each piece readable on its
+ * own.  The spool itself is not safe to use from two threads at once.
+ */
+typedef struct tw_spool_cursor {
+    size_t channel;
+    uint64_t at;    /* the next chunk in the file */
+    bool started, done;
+} tw_spool_cursor;
+tw_spool_cursor tw_spool_cursor_at(size_t channel);
+int tw_spool_piece(tw_spool *s, tw_spool_cursor *c, tw_buf *b, const char **p, size_t *n);
+/* Whether the next write to a channel starts a piece (its latest bytes are
+ * empty); valid after tw_spool_space() gave room on it. */
+static inline bool tw_spool_fresh(const tw_spool *s, size_t channel) {
+    return s->ch[channel].tail.len == 0;
+}
 /* errno of the first failure (ENOMEM when out of memory), 0 if none. */
 int tw_spool_error(const tw_spool *s);
 /* The first failure in words: its strerror(), or "cannot create a temporary

@@ -560,6 +560,17 @@ static inline bool tw_out_json_name(tw_output *o, tw_json_names *c, const tw_str
     }
     return tw_out_json_name_slow(o, c, s);
 }
+/* The same bytes as tw_out_json_name() with the cache only read, so that
+ * several threads may write names through one cache that no one changes. */
+static inline void tw_out_json_name_known(tw_output *o, const tw_json_names *c, const tw_str *s) {
+    if (!tw_json_name_plain(c, s)) {
+        (void)tw_out_json_str(o, s->s, s->len);
+        return;
+    }
+    tw_out_putc(o, '"');
+    tw_out_write(o, s->s, s->len);
+    tw_out_putc(o, '"');
+}
 /* v in decimal at p; returns the end.  It may write past the end (up to
  * TW_U64_ROOM bytes from p in all), so that much room must be there. */
 #define TW_U64_ROOM 20
@@ -573,6 +584,19 @@ static inline const tw_str *tw_attr_interned(const tw_attr *a) {
     return a->type == TW_ATTR_STR && a->str && !tw_str_transient(a->str) ? a->str : NULL;
 }
 void tw_json_names_free(tw_json_names *c);
+
+/* ---- threads ------------------------------------------------------------ */
+
+/* The pause of a spinning wait (for another thread's store). */
+static inline void tw_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#else
+    __asm__ __volatile__("" ::: "memory");
+#endif
+}
 
 /* ---- base64 (output.c) ------------------------------------------------- */
 

@@ -14,7 +14,7 @@
  * go straight to the output, the others' wait in a spool until the end, as
  * compact records (what rendering needs, in varints: the interned names by
  * id, times as differences; below, before spool_record()) that are
- * rendered then.
+ * rendered then (on two threads when the caller allows them: replay_all()).
  * Scopes are B/E pairs (never X, so never mixed) made by the pairing
  * engine: every E repeats its B's name and category, and
  * input that does not nest is repaired the way `stats` repairs it, so the
@@ -26,6 +26,8 @@
  * whole second before the first event and that offset is in otherData.
  * Write-only.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +47,7 @@ typedef struct cthread {
 
 typedef struct chrome_writer {
     tw_write_ctx ctx;
+    const tw_write_ctx *live; /* the writer's own, for its threads at the end */
     tw_diag_sink quiet;       /* the repairs of the pairing engine, counted */
     tw_pairing *pairing;
     const tw_event *cur;      /* the begin or end event being paired */
@@ -61,13 +64,9 @@ typedef struct chrome_writer {
     tw_json_names names;      /* which names need no escaping */
     tw_spool *spool;          /* the other threads' events, until the end */
     tw_idcache byid;          /* the strings in its records, by id */
-    int64_t replay_ts;        /* the ts of the latest record replayed */
-    tw_attr *attrs;           /* the attributes of the record being replayed */
-    size_t attrs_cap;
     bool replaying;           /* rendering spooled records: losses were
-                               * counted when they were spooled */
-    const cthread *replayed;  /* the thread of the channel replayed */
-    bool sep;                 /* and it has had an event */
+                               * counted when they were spooled, and the
+                               * writer is only read (by two threads) */
     bool direct;              /* the output's opening and an event of the
                                * first thread were written */
     tw_buf meta;              /* otherData.metadata entries, JSON */
@@ -91,7 +90,8 @@ static void json_str(chrome_writer *w, tw_output *o, const char *s, size_t n) {
 }
 
 static void json_name(chrome_writer *w, tw_output *o, const tw_str *s) {
-    if (!tw_out_json_name(o, &w->names, s) && !w->replaying) not_utf8(w);
+    if (w->replaying) tw_out_json_name_known(o, &w->names, s);
+    else if (!tw_out_json_name(o, &w->names, s)) not_utf8(w);
 }
 
 /* The thread of (pid, tid), when it is not the one found last; NULL when
@@ -190,7 +190,8 @@ static void put_args(chrome_writer *w, tw_output *o, const tw_event *ev, bool va
         }
         tw_out_putc(o, ':');
         if (a->type == TW_ATTR_INT) tw_out_i64(o, a->i);
-        else if (!tw_out_json_attr(o, &w->names, a) && !w->replaying) not_utf8(w);
+        else if (a->str) json_name(w, o, a->str);
+        else json_str(w, o, a->s, a->slen);
         sep = ",";
     }
     tw_out_putc(o, '}');
@@ -262,8 +263,10 @@ static void render(chrome_writer *w, tw_output *o, char ph, const tw_str *name, 
  *   ph, flags, [ts], name, [cat], [args]  an event to render at the end
  *
  * Numbers are unsigned LEB128 varints (signed ones zigzagged first): ts is
- * the difference from the thread's previous record's (a thread's times
- * never go backwards in the output, so it is small), and a string (name,
+ * the difference from the thread's previous record's in the same piece of
+ * the spool (tw_spool_piece(); from 0 for a piece's first: each piece can
+ * be rendered on its own, by either of two threads at the end), small as a
+ * thread's times never go backwards in the output, and a string (name,
  * cat, attribute key, interned attribute value) is its id doubled, looked
  * up in the writer's table of the strings it has spooled by id, or 1 and
  * a pointer to it when that table cannot hold it under its id (strings
@@ -369,6 +372,7 @@ static bool spool_record(chrome_writer *w, cthread *t, char ph, const tw_str *na
         spool_failed(w);
         return true;  /* nothing is spooled (failed) */
     }
+    if (tw_spool_fresh(w->spool, ch)) t->spooled = 0;  /* a piece's times start from 0 */
     *p++ = ph;
     *p++ = (char)((ts ? F_TS : 0) | (cat ? F_CAT : 0) | (args ? F_ARGS : 0) | (value ? F_VALUE : 0) |
                   (args && args->msg ? F_MSG : 0));
@@ -431,7 +435,7 @@ static tw_output *target(chrome_writer *w, const cthread *t) {
 
 /* Spool what target() gave to render thread t's event in (if not the
  * output). */
-static void spool_rendered(chrome_writer *w, const cthread *t) {
+static void spool_rendered(chrome_writer *w, cthread *t) {
     if (t == w->threads) return;
     size_t n;
     const char *p = tw_output_mem_data(w->ev, &n);
@@ -445,6 +449,7 @@ static void spool_rendered(chrome_writer *w, const cthread *t) {
         spool_failed(w);
         return;
     }
+    if (tw_spool_fresh(w->spool, ch)) t->spooled = 0;
     *q++ = REC_JSON;
     q = put_uv(q, n);
     PUT(q, p, n);
@@ -463,7 +468,7 @@ static void emit(chrome_writer *w, cthread *t, char ph, const tw_str *name, cons
     spool_rendered(w, t);
 }
 
-/* Render the records of one channel (tw_spool_each). */
+/* A varint at p, before e, the long way: the end, or NULL. */
 static TW_NOINLINE const char *take_uv_long(const char *p, const char *e, uint64_t *v) {
     uint64_t x = 0;
     for (unsigned shift = 0; p < e && shift < 64; shift += 7) {
@@ -497,7 +502,7 @@ static TW_INLINE const char *take_uv(const char *p, const char *e, uint64_t *v) 
     return take_uv_long(p, e, v);
 }
 
-static TW_INLINE const char *take_ref(chrome_writer *w, const char *p, const char *e, const tw_str **s) {
+static TW_INLINE const char *take_ref(const chrome_writer *w, const char *p, const char *e, const tw_str **s) {
     uint64_t v;
     if (!(p = take_uv(p, e, &v))) return NULL;
     if (v != 1) {
@@ -527,13 +532,40 @@ static TW_INLINE const char *take_ref(chrome_writer *w, const char *p, const cha
         p += (len);                            \
     } while (0)
 
-static bool replay(void *user, const char *p, size_t n) {
-    chrome_writer *w = user;
-    tw_output *o = w->ctx.out;
-    const char *e = p + n;
-    while (p < e) {
-        tw_out_str(o, w->sep ? ",\n" : "\n");
-        w->sep = true;
+/*
+ * What one thread keeps while it renders spooled records.  Two may render
+ * at once (see replay_all()): each its own pieces into its own output,
+ * reading the writer only.
+ */
+typedef struct replayer {
+    const chrome_writer *w;
+    tw_output *o;
+    const cthread *t;    /* the thread of the piece's channel */
+    int64_t ts;          /* of the latest record of the piece */
+    bool sep;            /* the channel has had an event */
+    tw_attr *attrs;      /* of the record being rendered */
+    size_t attrs_cap;
+    bool bad, oom;       /* a record did not read back; out of memory */
+} replayer;
+
+/* Ready r for a piece of thread t's channel: its first when `first`, with
+ * a comma before it when `lead` (events came before the channel's). */
+static void piece_start(replayer *r, const cthread *t, bool first, bool lead) {
+    r->t = t;
+    r->ts = 0;
+    r->sep = !first;  /* (every piece holds a record) */
+    if (lead) tw_out_putc(r->o, ',');
+}
+
+/* Render the records from p to e, or until r's output holds `limit`
+ * bytes: where it stopped (e when done), or NULL (r->bad or r->oom). */
+static const char *replay_piece(replayer *r, const char *p, const char *e, size_t limit) {
+    /* render() and put_args() only read the writer while it replays */
+    chrome_writer *w = (chrome_writer *)r->w;
+    tw_output *o = r->o;
+    while (p < e && o->len < limit) {
+        tw_out_str(o, r->sep ? ",\n" : "\n");
+        r->sep = true;
         unsigned char ph = (unsigned char)*p++, fl;
         if (ph == REC_JSON) {
             const char *text;
@@ -548,7 +580,7 @@ static bool replay(void *user, const char *p, size_t n) {
         if (fl & F_TS) {
             uint64_t d;
             TAKE_UV(d);
-            w->replay_ts = (int64_t)((uint64_t)w->replay_ts + d);
+            r->ts = (int64_t)((uint64_t)r->ts + d);
         }
         TAKE_REF(name);
         if (fl & F_CAT) TAKE_REF(cat);
@@ -568,12 +600,12 @@ static bool replay(void *user, const char *p, size_t n) {
             size_t na;
             TAKE_UV(na);
             if (na > (size_t)(e - p) / 3) goto bad;  /* (each takes 3 bytes or more) */
-            if (!tw_grow(&w->attrs, &w->attrs_cap, na, sizeof *w->attrs, 4)) {
-                oom(w);
-                return false;
+            if (!tw_grow(&r->attrs, &r->attrs_cap, na, sizeof *r->attrs, 4)) {
+                r->oom = true;
+                return NULL;
             }
             for (size_t i = 0; i < na; i++) {
-                tw_attr *at = &w->attrs[i];
+                tw_attr *at = &r->attrs[i];
                 *at = (tw_attr){0};
                 TAKE_REF(at->key);
                 if (p == e) goto bad;
@@ -591,23 +623,255 @@ static bool replay(void *user, const char *p, size_t n) {
                     TAKE_TEXT(at->s, at->slen);
                 }
             }
-            a.attrs = w->attrs;
+            a.attrs = r->attrs;
             a.nattrs = na;
         }
-        render(w, o, (char)ph, name, cat, w->replayed, fl & F_TS ? &w->replay_ts : NULL,
+        render(w, o, (char)ph, name, cat, r->t, fl & F_TS ? &r->ts : NULL,
                fl & F_ARGS ? &a : NULL, fl & F_VALUE);
     }
-    return true;
+    if (o->err && o->fd < 0) {
+        r->oom = true;  /* (a memory output's; a file's is its owner's to report) */
+        return NULL;
+    }
+    return p;
 bad:
-    tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL,
-              "cannot read back the threads' events: the temporary file changed");
-    w->failed = true;
-    return false;
+    r->bad = true;
+    return NULL;
 }
 
 #undef TAKE_UV
 #undef TAKE_REF
 #undef TAKE_TEXT
+
+/*
+ * The second thread of the replay (tw_write_ctx.threads 2): it renders
+ * a piece of the spool into memory while the writer's thread renders the
+ * one before it into the output, which then writes the helper's bytes
+ * after its own, and so on, each a piece in turn.  The helper stops at
+ * HELP_LIMIT bytes of output (a piece of records that name long strings
+ * can make far more), so memory grows by about a megabyte at most,
+ * whatever the records; the writer's thread renders the rest of that
+ * piece: at once when little is left (the helper would wait for it
+ * otherwise), else as its share while the helper takes the next piece.
+ */
+#define HELP_LIMIT ((size_t)1 << 20)
+/* Polls of a hand-over before a thread sleeps on it (a piece takes some
+ * 0.1 ms to render; waking a sleeping thread can take half as long). */
+#define HELP_SPINS 4096
+
+typedef struct helper {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t go, done;
+    atomic_bool job;        /* set and cleared under mu, also polled */
+    bool quit;              /* under mu */
+    replayer r;             /* its output is memory */
+    const char *p, *e;      /* the piece to render */
+    const char *stop;       /* where it stopped (NULL: r.bad or r.oom) */
+    tw_buf in;              /* the piece's bytes, when from the file */
+} helper;
+
+/* Poll h->job until it is `want` or HELP_SPINS polls have passed. */
+static void poll_job(helper *h, bool want) {
+    for (int i = 0; i < HELP_SPINS; i++) {
+        if (atomic_load_explicit(&h->job, memory_order_acquire) == want) return;
+        tw_cpu_relax();
+    }
+}
+
+static void *help(void *arg) {
+    helper *h = arg;
+    for (;;) {
+        poll_job(h, true);
+        pthread_mutex_lock(&h->mu);
+        while (!atomic_load(&h->job) && !h->quit) pthread_cond_wait(&h->go, &h->mu);
+        bool job = atomic_load(&h->job);
+        pthread_mutex_unlock(&h->mu);
+        if (!job) break;
+        h->stop = replay_piece(&h->r, h->p, h->e, HELP_LIMIT);
+        pthread_mutex_lock(&h->mu);
+        atomic_store(&h->job, false);
+        pthread_cond_signal(&h->done);
+        pthread_mutex_unlock(&h->mu);
+    }
+    return NULL;
+}
+
+/* Start the helper; false (nothing to undo) when it cannot be. */
+static bool helper_start(helper *h, const chrome_writer *w) {
+    memset(h, 0, sizeof *h);
+    atomic_init(&h->job, false);
+    h->r.w = w;
+    if (!(h->r.o = tw_output_mem())) return false;
+    if (pthread_mutex_init(&h->mu, NULL) != 0) goto no_mu;
+    if (pthread_cond_init(&h->go, NULL) != 0) goto no_go;
+    if (pthread_cond_init(&h->done, NULL) != 0) goto no_done;
+    if (pthread_create(&h->thread, NULL, help, h) == 0) return true;
+    pthread_cond_destroy(&h->done);
+no_done:
+    pthread_cond_destroy(&h->go);
+no_go:
+    pthread_mutex_destroy(&h->mu);
+no_mu:
+    tw_output_close(h->r.o);
+    return false;
+}
+
+static void helper_post(helper *h, const char *p, size_t n) {
+    h->p = p;
+    h->e = p + n;
+    pthread_mutex_lock(&h->mu);
+    atomic_store(&h->job, true);
+    pthread_cond_signal(&h->go);
+    pthread_mutex_unlock(&h->mu);
+}
+
+static void helper_wait(helper *h) {
+    poll_job(h, false);
+    pthread_mutex_lock(&h->mu);
+    while (atomic_load(&h->job)) pthread_cond_wait(&h->done, &h->mu);
+    pthread_mutex_unlock(&h->mu);
+}
+
+static void helper_stop(helper *h) {
+    pthread_mutex_lock(&h->mu);
+    h->quit = true;
+    pthread_cond_signal(&h->go);
+    pthread_mutex_unlock(&h->mu);
+    pthread_join(h->thread, NULL);
+    pthread_cond_destroy(&h->done);
+    pthread_cond_destroy(&h->go);
+    pthread_mutex_destroy(&h->mu);
+    tw_output_close(h->r.o);
+    tw_buf_free(&h->in);
+    free(h->r.attrs);
+}
+
+/* The pieces of the spooled channels (threads 1, 2, ... with events), in
+ * the order they are written. */
+typedef struct pieces {
+    chrome_writer *w;
+    size_t ch;              /* the channel read */
+    tw_spool_cursor cur;
+    bool any;               /* events came before this piece's channel */
+    bool failed;            /* the spool failed (tw_spool_error_text) */
+} pieces;
+
+/* The next piece into b (or in place): true with *p, *n, its thread, and
+ * whether it is its channel's first and a comma leads it. */
+static bool next_piece(pieces *ps, tw_buf *b, const char **p, size_t *n, const cthread **t,
+                       bool *first, bool *lead) {
+    chrome_writer *w = ps->w;
+    while (ps->ch < w->map.n) {
+        bool starting = !ps->cur.started;
+        int r = tw_spool_piece(w->spool, &ps->cur, b, p, n);
+        if (r > 0) {
+            *t = &w->threads[ps->ch];
+            *first = starting;
+            *lead = starting && ps->any;
+            ps->any = true;
+            return true;
+        }
+        if (r < 0) {
+            ps->failed = true;
+            return false;
+        }
+        ps->cur = tw_spool_cursor_at(++ps->ch);
+    }
+    return false;
+}
+
+/* Render every spooled record into the output, on two threads when the
+ * writer may use them and the spool holds more than one piece. */
+static bool replay_all(chrome_writer *w) {
+    pieces ps = {.w = w, .ch = 1, .cur = tw_spool_cursor_at(1), .any = w->direct};
+    replayer r = {.w = w, .o = w->ctx.out};
+    size_t spooled = 0;
+    for (size_t i = 1; i < w->map.n; i++) spooled += tw_spool_size(w->spool, i);
+    helper h;
+    bool two = w->live->threads >= 2 && spooled > w->spool->chunk_size;
+    w->replaying = true;
+    if (two && !helper_start(&h, w)) two = false;
+    /* this thread renders from p to e (a piece, or the rest of one the
+     * helper began) while the helper renders the piece after it */
+    tw_buf mine = {0};
+    const char *p = NULL, *e = NULL, *q;
+    size_t n, m;
+    const cthread *t, *u;
+    bool first, lead;
+    bool have = next_piece(&ps, &mine, &p, &n, &t, &first, &lead);
+    if (have) {
+        piece_start(&r, t, first, lead);
+        e = p + n;
+    }
+    while (have) {
+        bool handed = two && next_piece(&ps, &h.in, &q, &m, &u, &first, &lead);
+        if (handed) {
+            h.r.o->len = 0;
+            piece_start(&h.r, u, first, lead);
+            helper_post(&h, q, m);
+        }
+        bool ok = replay_piece(&r, p, e, SIZE_MAX) != NULL;
+        if (handed) helper_wait(&h);
+        if (!ok) break;
+        if (handed && !h.stop) {
+            r.bad = h.r.bad;
+            r.oom = h.r.oom;
+            break;
+        }
+        if (handed) {
+            /* its output after this one's, straight from its buffer */
+            size_t len;
+            const char *text = tw_output_mem_data(h.r.o, &len);
+            if (len >= 65536) (void)tw_output_flush(w->ctx.out);
+            tw_out_write(w->ctx.out, text, len);
+            if (h.stop < h.e) {
+                /* it stopped at its limit: the rest of the piece here, from
+                 * where it was */
+                r.t = h.r.t;
+                r.ts = h.r.ts;
+                r.sep = h.r.sep;
+                if ((size_t)(h.e - h.stop) * 2 < (size_t)(h.stop - h.p)) {
+                    /* little is left: at once, and then a piece of its
+                     * own as usual */
+                    if (!replay_piece(&r, h.stop, h.e, SIZE_MAX)) break;
+                } else {
+                    /* much: while the helper goes on to the next piece
+                     * (its bytes kept here) */
+                    tw_buf keep = mine;
+                    mine = h.in;
+                    h.in = keep;
+                    p = h.stop;
+                    e = h.e;
+                    continue;
+                }
+            }
+        }
+        if ((have = next_piece(&ps, &mine, &p, &n, &t, &first, &lead))) {
+            piece_start(&r, t, first, lead);
+            e = p + n;
+        }
+    }
+    if (two) helper_stop(&h);
+    tw_buf_free(&mine);
+    free(r.attrs);
+    w->replaying = false;
+    if (ps.failed) {
+        tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL, "cannot read back the threads' events: %s",
+                  tw_spool_error_text(w->spool));
+        return false;
+    }
+    if (r.oom) {
+        oom(w);
+        return false;
+    }
+    if (r.bad) {
+        tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL,
+                  "cannot read back the threads' events: the temporary file changed");
+        return false;
+    }
+    return !w->failed;
+}
 
 static void on_open(void *user, const tw_frame *f) {
     chrome_writer *w = user;
@@ -645,6 +909,7 @@ static int chrome_begin(const tw_write_ctx *ctx, void **state) {
     chrome_writer *w = tw_state_alloc(ctx->diag, sizeof *w);
     if (!w) return TW_ERR;
     w->ctx = *ctx;
+    w->live = ctx;
     w->next_wtid = UINT32_MAX;
     tw_pairing_hooks h = {.user = w, .open = on_open, .close = on_close};
     w->pairing = tw_pairing_new(&h, &w->quiet);
@@ -772,26 +1037,9 @@ static int chrome_end(void *state) {
     }
     if (w->failed) return TW_ERR;
     /* the events, thread by thread */
+    if (!w->direct) tw_out_str(w->ctx.out, HEAD);
+    if (!replay_all(w)) return TW_ERR;
     tw_output *o = w->ctx.out;
-    if (!w->direct) tw_out_str(o, HEAD);
-    bool any = w->direct;
-    for (size_t i = 1; i < w->map.n; i++) {
-        if (!tw_spool_size(w->spool, i)) continue;
-        if (any) tw_out_putc(o, ',');
-        any = true;
-        w->replaying = true;
-        w->replayed = &w->threads[i];
-        w->replay_ts = 0;
-        w->sep = false;
-        bool ok = tw_spool_each(w->spool, i, replay, w);
-        w->replaying = false;
-        if (!ok) {
-            tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL, "cannot read back the threads' events: %s",
-                      tw_spool_error_text(w->spool));
-            return TW_ERR;
-        }
-        if (w->failed) return TW_ERR;
-    }
     const tw_trace_info *ti = w->ctx.info;
     tw_out_str(o, "\n],\n\"otherData\":{\"generator\":\"tracewright " TW_VERSION_STRING "\"");
     if (ti->format) {
@@ -846,7 +1094,6 @@ static void chrome_free(void *state) {
     tw_spool_free(w->spool);
     free(w->threads);
     tw_buf_free(&w->meta);
-    free(w->attrs);
     tw_json_names_free(&w->names);
     tw_idcache_free(&w->byid);
     free(w);

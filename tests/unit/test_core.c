@@ -670,13 +670,43 @@ void test_spool_channels(void) {
     CHECK(s != NULL);
     char want[3][4096];
     size_t len[3] = {0, 0, 0};
+    /* where a write found its channel's latest bytes empty (a piece starts
+     * there), as offsets in the channel */
+    size_t fresh[3][600], nfresh[3] = {0, 0, 0};
     for (int i = 0; i < 500; i++) {
         size_t c = (size_t)(i * 7 % 3);
         char piece[16];
         int n = snprintf(piece, sizeof piece, "%d,", i);
-        CHECK(tw_spool_write(s, c, piece, (size_t)n));
+        char *room = tw_spool_space(s, c, (size_t)n);
+        CHECK(room != NULL);
+        if (!room) break;
+        if (tw_spool_fresh(s, c)) fresh[c][nfresh[c]++] = len[c];
+        memcpy(room, piece, (size_t)n);
+        CHECK(tw_spool_commit(s, c, (size_t)n));
         memcpy(want[c] + len[c], piece, (size_t)n);
         len[c] += (size_t)n;
+    }
+    /* one piece at a time: the pieces start exactly there */
+    for (size_t c = 0; c < 3; c++) {
+        tw_spool_cursor cur = tw_spool_cursor_at(c);
+        tw_buf b = {0};
+        const char *p;
+        size_t n, at = 0, k = 0, wrong = 0;
+        int r;
+        while ((r = tw_spool_piece(s, &cur, &b, &p, &n)) > 0) {
+            wrong += k >= nfresh[c] || fresh[c][k] != at || n == 0 || at + n > len[c] ||
+                     memcmp(p, want[c] + at, n) != 0;
+            k++;
+            at += n;
+        }
+        CHECK_EQ_I(r, 0);
+        CHECK_EQ_U(wrong, 0);
+        CHECK_EQ_U(k, nfresh[c]);
+        CHECK_EQ_U(at, len[c]);
+        CHECK(k > 10);
+        /* and then it stays at the end */
+        CHECK_EQ_I(tw_spool_piece(s, &cur, &b, &p, &n), 0);
+        tw_buf_free(&b);
     }
     for (size_t c = 0; c < 3; c++) {
         CHECK_EQ_U(tw_spool_size(s, c), len[c]);
