@@ -67,7 +67,7 @@ FUZZ_BINS    := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
 FUZZ_OBJS    := $(BUILD)/tests/fuzz/fuzz_common.o $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/fuzz_%.o)
 $(FUZZ_OBJS) $(BUILD)/tests/fuzz/replay.o: CPPFLAGS += -DTW_FUZZ_DIR='"$(CURDIR)/tests/fuzz"'
 
-.PHONY: all run test unit cli sanitize valgrind valgrind-bins lint replay fuzz fuzz-bins interop screenshots install \
+.PHONY: all run test unit cli sanitize tsan valgrind valgrind-bins lint replay fuzz fuzz-bins interop screenshots install \
         bench bench-instr bench-rss \
         uninstall clean
 
@@ -122,6 +122,17 @@ test: $(BIN) $(UNIT) $(SARIF_CHECK) $(PROJECT) $(BUILD)/bench/gen $(BUILD)/bench
 sanitize:
 	@$(MAKE) --no-print-directory BUILD=build-san CFLAGS="$(SAN_FLAGS)" \
 	    LDFLAGS="-fsanitize=address,undefined" test
+
+# What runs on two threads (the pump's reading ahead, chrome's replay)
+# under ThreadSanitizer: the unit tests and the CLI tests of threads/, whose
+# every command runs with one thread and with two (a race is a report on
+# standard error and exit status 66, so the test fails).
+tsan:
+	@$(MAKE) --no-print-directory BUILD=build-tsan CFLAGS="-O1 -g -fsanitize=thread" \
+	    LDFLAGS="-fsanitize=thread" build-tsan/tracewright build-tsan/unit-tests \
+	    build-tsan/bench/gen
+	@build-tsan/unit-tests
+	@sh tests/cli/run.sh build-tsan threads/
 
 # A plain build (no sanitizer: valgrind does their work) and the tests with
 # every run of the binary under valgrind (tests/valgrind/run.sh).
@@ -208,7 +219,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/tracewright
 
 clean:
-	rm -rf build build-san build-fuzz build-vg build-lint
+	rm -rf build build-san build-fuzz build-vg build-lint build-tsan
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(BUILD)/tests/tools/sarif-check.d \
          $(BUILD)/tests/tools/project.d \

@@ -201,8 +201,10 @@ int cmd_convert(int argc, char **argv) {
         }
     }
     cli_progress_end();
-    /* what the writer does at the end may take the reading thread's place */
-    tw_writer_set_threads(w, tw_source_reading_ahead(src) ? 2 : 1);
+    /* what the writer does at the end may take the place of the reading
+     * thread, done once the inputs were read to their end */
+    tw_writer_set_threads(w, r == TW_EOF && tw_source_reading_ahead(src) && !(out && out->err)
+                                 ? 2 : 1);
     if (r != TW_ERR && tw_writer_finish(w) != TW_OK) r = TW_ERR;
     if (out && rd.verbose && cli_shares_stderr(out->fd)) (void)tw_output_flush(out);
     cli_read_summary(&rd, src, interns ? why : NULL);

@@ -509,9 +509,7 @@ bool tw_json_name_valid_slow(tw_json_names *c, const tw_str *s) {
 
 bool tw_out_json_name_slow(tw_output *o, tw_json_names *c, const tw_str *s) {
     if (name_kind(c, s) != TW_JSON_PLAIN) return tw_out_json_str(o, s->s, s->len);
-    tw_out_putc(o, '"');
-    tw_out_write(o, s->s, s->len);
-    tw_out_putc(o, '"');
+    tw_out_json_name_known(o, c, s);
     return true;
 }
 

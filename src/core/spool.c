@@ -188,6 +188,10 @@ int tw_spool_piece(tw_spool *s, tw_spool_cursor *c, tw_buf *b, const char **p, s
         chunk_head h;
         if (!get_at(s, &h, sizeof h, c->at)) return -1;
         size_t len = (size_t)h.len;
+        if (!len) {  /* never written so: the file was changed */
+            fail(s, EIO);
+            return -1;
+        }
         tw_buf_clear(b);
         if (!tw_buf_reserve(b, len)) {
             fail(s, ENOMEM);
@@ -204,19 +208,6 @@ int tw_spool_piece(tw_spool *s, tw_spool_cursor *c, tw_buf *b, const char **p, s
     *p = ch->tail.p;
     *n = ch->tail.len;
     return 1;
-}
-
-bool tw_spool_each(tw_spool *s, size_t channel_no,
-                   bool (*fn)(void *user, const char *p, size_t n), void *user) {
-    tw_spool_cursor c = tw_spool_cursor_at(channel_no);
-    tw_buf b = {0};
-    const char *p;
-    size_t n;
-    int r;
-    while ((r = tw_spool_piece(s, &c, &b, &p, &n)) > 0 && fn(user, p, n)) {
-    }
-    tw_buf_free(&b);
-    return r >= 0;
 }
 
 int tw_spool_error(const tw_spool *s) { return s->err; }

@@ -39,7 +39,7 @@ struct tw_spool {
 /* chunk_size 0 = 64 KiB.  NULL when out of memory. */
 tw_spool *tw_spool_new(size_t chunk_size);
 /* Append to a channel (channels are numbered from 0 and made on first
- * use).  The bytes of one call stay together: tw_spool_each() hands them
+ * use).  The bytes of one call stay together: tw_spool_piece() hands them
  * out in one piece.  False after any failure; tw_spool_error() tells
  * which. */
 bool tw_spool_write(tw_spool *s, size_t channel, const void *p, size_t n);
@@ -52,22 +52,17 @@ static inline bool tw_spool_commit(tw_spool *s, size_t channel, size_t n);
 size_t tw_spool_size(const tw_spool *s, size_t channel);
 /* Write everything of a channel, in order, to `out`. */
 bool tw_spool_copy(tw_spool *s, size_t channel, tw_output *out);
-/* Pass everything of a channel, in order, to fn in pieces that each hold
- * whole writes (a piece ends where a write ended; it is valid only during
- * the call).  Stops at fn's false.  False on a failure of the spool (not
- * of fn).  The pieces are those of tw_spool_piece(). */
-bool tw_spool_each(tw_spool *s, size_t channel,
-                   bool (*fn)(void *user, const char *p, size_t n), void *user);
 /*
- * The same one piece at a time, for a caller that hands pieces to other
- * threads: a cursor starts zeroed on a channel (tw_spool_cursor_at), and
- * each call gives the channel's next piece, read into *b (a chunk of the
- * file) or in place (the channel's latest bytes, valid until the next
- * write to it).  Returns 1 with the piece at *p, *n (never empty), 0 at
- * the channel's end, -1 on a failure of the spool.  A piece starts exactly
- * where the channel's latest bytes were empty when a write came
- * (tw_spool_fresh()), so a writer can make each piece readable on its
- * own.  The spool itself is not safe to use from two threads at once.
+ * Read a channel back one piece at a time, in order: a cursor starts on a
+ * channel (tw_spool_cursor_at), and each call gives the channel's next
+ * piece, read into *b (a chunk of the file) or in place (the channel's
+ * latest bytes, valid until the next write to it).  A piece holds whole
+ * writes.  Returns 1 with the piece at *p, *n (never empty), 0 at the
+ * channel's end, -1 on a failure of the spool (a read, or a chunk that is
+ * not as it was written).  A piece starts exactly where the channel's
+ * latest bytes were empty when a write came (tw_spool_fresh()), so a
+ * writer can make each piece readable on its own, and hand pieces to other
+ * threads; the spool itself is not safe to use from two threads at once.
  */
 typedef struct tw_spool_cursor {
     size_t channel;

@@ -42,7 +42,8 @@ typedef struct cthread {
     int64_t last;     /* the latest ts written on the thread */
     bool have_last;
     bool named;       /* a thread_name was written */
-    int64_t spooled;  /* the ts of its latest record in the spool (0: none) */
+    int64_t spooled;  /* the ts of its latest record in the spool's current
+                       * piece (0: none yet) */
 } cthread;
 
 typedef struct chrome_writer {
@@ -352,6 +353,17 @@ static void spool_failed(chrome_writer *w) {
     w->failed = true;
 }
 
+/* Room for a record of up to n bytes in thread t's channel, *ch its
+ * number; NULL when the spool failed (reported).  A record that starts a
+ * piece of the spool takes its time from 0. */
+static char *spool_room(chrome_writer *w, cthread *t, size_t n, size_t *ch) {
+    *ch = (size_t)(t - w->threads);
+    char *p = w->failed ? NULL : tw_spool_space(w->spool, *ch, n);
+    if (!p) spool_failed(w);
+    else if (tw_spool_fresh(w->spool, *ch)) t->spooled = 0;
+    return p;
+}
+
 /* Spool the record of an event of thread t for render(), its losses
  * counted as render() would count them; false, having done nothing, when
  * its names are not all interned. */
@@ -366,13 +378,9 @@ static bool spool_record(chrome_writer *w, cthread *t, char ph, const tw_str *na
             size += 2 * REF_MAX + UV_MAX + args->attrs[i].slen;
         }
     }
-    size_t ch = (size_t)(t - w->threads);
-    char *p = w->failed ? NULL : tw_spool_space(w->spool, ch, size), *start = p;
-    if (!p) {
-        spool_failed(w);
-        return true;  /* nothing is spooled (failed) */
-    }
-    if (tw_spool_fresh(w->spool, ch)) t->spooled = 0;  /* a piece's times start from 0 */
+    size_t ch;
+    char *p = spool_room(w, t, size, &ch), *start = p;
+    if (!p) return true;  /* nothing is spooled (failed) */
     *p++ = ph;
     *p++ = (char)((ts ? F_TS : 0) | (cat ? F_CAT : 0) | (args ? F_ARGS : 0) | (value ? F_VALUE : 0) |
                   (args && args->msg ? F_MSG : 0));
@@ -443,13 +451,9 @@ static void spool_rendered(chrome_writer *w, cthread *t) {
         oom(w);
         return;
     }
-    size_t ch = (size_t)(t - w->threads);
-    char *q = w->failed ? NULL : tw_spool_space(w->spool, ch, 1 + UV_MAX + n), *start = q;
-    if (!q) {
-        spool_failed(w);
-        return;
-    }
-    if (tw_spool_fresh(w->spool, ch)) t->spooled = 0;
+    size_t ch;
+    char *q = spool_room(w, t, 1 + UV_MAX + n, &ch), *start = q;
+    if (!q) return;
     *q++ = REC_JSON;
     q = put_uv(q, n);
     PUT(q, p, n);
@@ -557,8 +561,9 @@ static void piece_start(replayer *r, const cthread *t, bool first, bool lead) {
     if (lead) tw_out_putc(r->o, ',');
 }
 
-/* Render the records from p to e, or until r's output holds `limit`
- * bytes: where it stopped (e when done), or NULL (r->bad or r->oom). */
+/* Render the records from p to e, or, for an output in memory, until it
+ * holds `limit` bytes or more (the record that crosses it is whole): where
+ * it stopped (e when done), or NULL (r->bad or r->oom). */
 static const char *replay_piece(replayer *r, const char *p, const char *e, size_t limit) {
     /* render() and put_args() only read the writer while it replays */
     chrome_writer *w = (chrome_writer *)r->w;
@@ -629,10 +634,6 @@ static const char *replay_piece(replayer *r, const char *p, const char *e, size_
         render(w, o, (char)ph, name, cat, r->t, fl & F_TS ? &r->ts : NULL,
                fl & F_ARGS ? &a : NULL, fl & F_VALUE);
     }
-    if (o->err && o->fd < 0) {
-        r->oom = true;  /* (a memory output's; a file's is its owner's to report) */
-        return NULL;
-    }
     return p;
 bad:
     r->bad = true;
@@ -648,11 +649,12 @@ bad:
  * a piece of the spool into memory while the writer's thread renders the
  * one before it into the output, which then writes the helper's bytes
  * after its own, and so on, each a piece in turn.  The helper stops at
- * HELP_LIMIT bytes of output (a piece of records that name long strings
- * can make far more), so memory grows by about a megabyte at most,
- * whatever the records; the writer's thread renders the rest of that
- * piece: at once when little is left (the helper would wait for it
- * otherwise), else as its share while the helper takes the next piece.
+ * HELP_LIMIT bytes of output or more (a piece of records that name long
+ * strings can make far more), so its buffer holds a megabyte and the
+ * record that crosses it, whatever the records; the writer's thread
+ * renders the rest of that piece: at once when little is left (the helper
+ * would wait for it otherwise), else as its share while the helper takes
+ * the next piece.
  */
 #define HELP_LIMIT ((size_t)1 << 20)
 /* Polls of a hand-over before a thread sleeps on it (a piece takes some
@@ -689,6 +691,10 @@ static void *help(void *arg) {
         pthread_mutex_unlock(&h->mu);
         if (!job) break;
         h->stop = replay_piece(&h->r, h->p, h->e, HELP_LIMIT);
+        if (h->stop && h->r.o->err) {  /* its memory */
+            h->r.oom = true;
+            h->stop = NULL;
+        }
         pthread_mutex_lock(&h->mu);
         atomic_store(&h->job, false);
         pthread_cond_signal(&h->done);
@@ -782,7 +788,7 @@ static bool next_piece(pieces *ps, tw_buf *b, const char **p, size_t *n, const c
 }
 
 /* Render every spooled record into the output, on two threads when the
- * writer may use them and the spool holds more than one piece. */
+ * writer may use them and the spool holds more than a chunk. */
 static bool replay_all(chrome_writer *w) {
     pieces ps = {.w = w, .ch = 1, .cur = tw_spool_cursor_at(1), .any = w->direct};
     replayer r = {.w = w, .o = w->ctx.out};
@@ -798,13 +804,14 @@ static bool replay_all(chrome_writer *w) {
     const char *p = NULL, *e = NULL, *q;
     size_t n, m;
     const cthread *t, *u;
-    bool first, lead;
-    bool have = next_piece(&ps, &mine, &p, &n, &t, &first, &lead);
-    if (have) {
-        piece_start(&r, t, first, lead);
-        e = p + n;
-    }
-    while (have) {
+    bool first, lead, rest = false;
+    for (;;) {
+        if (!rest) {
+            if (!next_piece(&ps, &mine, &p, &n, &t, &first, &lead)) break;
+            piece_start(&r, t, first, lead);
+            e = p + n;
+        }
+        rest = false;
         bool handed = two && next_piece(&ps, &h.in, &q, &m, &u, &first, &lead);
         if (handed) {
             h.r.o->len = 0;
@@ -814,42 +821,37 @@ static bool replay_all(chrome_writer *w) {
         bool ok = replay_piece(&r, p, e, SIZE_MAX) != NULL;
         if (handed) helper_wait(&h);
         if (!ok) break;
-        if (handed && !h.stop) {
+        if (!handed) continue;
+        if (!h.stop) {
             r.bad = h.r.bad;
             r.oom = h.r.oom;
             break;
         }
-        if (handed) {
-            /* its output after this one's, straight from its buffer */
-            size_t len;
-            const char *text = tw_output_mem_data(h.r.o, &len);
-            if (len >= 65536) (void)tw_output_flush(w->ctx.out);
-            tw_out_write(w->ctx.out, text, len);
-            if (h.stop < h.e) {
-                /* it stopped at its limit: the rest of the piece here, from
-                 * where it was */
-                r.t = h.r.t;
-                r.ts = h.r.ts;
-                r.sep = h.r.sep;
-                if ((size_t)(h.e - h.stop) * 2 < (size_t)(h.stop - h.p)) {
-                    /* little is left: at once, and then a piece of its
-                     * own as usual */
-                    if (!replay_piece(&r, h.stop, h.e, SIZE_MAX)) break;
-                } else {
-                    /* much: while the helper goes on to the next piece
-                     * (its bytes kept here) */
-                    tw_buf keep = mine;
-                    mine = h.in;
-                    h.in = keep;
-                    p = h.stop;
-                    e = h.e;
-                    continue;
-                }
-            }
-        }
-        if ((have = next_piece(&ps, &mine, &p, &n, &t, &first, &lead))) {
-            piece_start(&r, t, first, lead);
-            e = p + n;
+        /* its output after this one's, straight from its buffer (with no
+         * copy when it fills the output's buffer or more) */
+        size_t len;
+        const char *text = tw_output_mem_data(h.r.o, &len);
+        tw_output *o = w->ctx.out;
+        if (o->fd >= 0 && len >= o->cap) (void)tw_output_flush(o);
+        tw_out_write(o, text, len);
+        if (h.stop == h.e) continue;
+        /* it stopped at its limit: the rest of the piece here, from where
+         * it was */
+        r.t = h.r.t;
+        r.ts = h.r.ts;
+        r.sep = h.r.sep;
+        if ((size_t)(h.e - h.stop) * 2 < (size_t)(h.stop - h.p)) {
+            /* little is left: at once, then a piece of its own as usual */
+            if (!replay_piece(&r, h.stop, h.e, SIZE_MAX)) break;
+        } else {
+            /* much: as its share while the helper goes on to the next
+             * piece (the bytes kept here) */
+            tw_buf keep = mine;
+            mine = h.in;
+            h.in = keep;
+            p = h.stop;
+            e = h.e;
+            rest = true;
         }
     }
     if (two) helper_stop(&h);

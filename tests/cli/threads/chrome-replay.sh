@@ -8,7 +8,9 @@
 # ones, so that a piece renders to more than the megabyte the second thread
 # keeps in memory at a time: a little more (the first thread renders the
 # rest at once), then three times as much (the first thread renders the
-# rest while the second goes on to the next piece).
+# rest while the second goes on to the next piece).  The sizes were chosen
+# for that, and a debugger saw each of the three ways taken; a change of the
+# spool's record sizes or of the 64 KiB pieces may need them chosen again.
 "$BUILD/bench/gen" rtl 3M 5 gen.log || echo "gen failed"
 awk 'BEGIN {
     print "opening log file 1184158800.123456 seconds past January 1st 1970"
