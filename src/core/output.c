@@ -509,7 +509,7 @@ bool tw_json_name_valid_slow(tw_json_names *c, const tw_str *s) {
 
 bool tw_out_json_name_slow(tw_output *o, tw_json_names *c, const tw_str *s) {
     if (name_kind(c, s) != TW_JSON_PLAIN) return tw_out_json_str(o, s->s, s->len);
-    tw_out_json_name_known(o, c, s);
+    tw_out_json_plain(o, s);
     return true;
 }
 

@@ -545,17 +545,27 @@ static inline bool tw_json_name_valid(tw_json_names *c, const tw_str *s) {
 static inline bool tw_json_name_plain(const tw_json_names *c, const tw_str *s) {
     return s->id < c->cap && c->kind[s->id] == TW_JSON_PLAIN;
 }
+/* "s" for a name that needs no escaping (TW_JSON_PLAIN). */
+static inline void tw_out_json_plain(tw_output *o, const tw_str *s) {
+    if (o->cap - o->len >= s->len + 2) {
+        unsigned char *p = o->buf + o->len;
+        p[0] = '"';
+        memcpy(p + 1, s->s, s->len);
+        p[s->len + 1] = '"';
+        o->len += s->len + 2;
+        return;
+    }
+    tw_out_putc(o, '"');
+    tw_out_write(o, s->s, s->len);
+    tw_out_putc(o, '"');
+}
 /* tw_out_json_str() of an interned string; one that needs nothing is
  * remembered as such (TW_JSON_PLAIN) and then copied without a look at its
  * bytes. */
 bool tw_out_json_name_slow(tw_output *o, tw_json_names *c, const tw_str *s);
 static inline bool tw_out_json_name(tw_output *o, tw_json_names *c, const tw_str *s) {
     if (tw_json_name_plain(c, s) && o->cap - o->len >= s->len + 2) {
-        unsigned char *p = o->buf + o->len;
-        p[0] = '"';
-        memcpy(p + 1, s->s, s->len);
-        p[s->len + 1] = '"';
-        o->len += s->len + 2;
+        tw_out_json_plain(o, s);  /* (its first branch) */
         return true;
     }
     return tw_out_json_name_slow(o, c, s);
@@ -563,13 +573,8 @@ static inline bool tw_out_json_name(tw_output *o, tw_json_names *c, const tw_str
 /* The same bytes as tw_out_json_name() with the cache only read, so that
  * several threads may write names through one cache that no one changes. */
 static inline void tw_out_json_name_known(tw_output *o, const tw_json_names *c, const tw_str *s) {
-    if (!tw_json_name_plain(c, s)) {
-        (void)tw_out_json_str(o, s->s, s->len);
-        return;
-    }
-    tw_out_putc(o, '"');
-    tw_out_write(o, s->s, s->len);
-    tw_out_putc(o, '"');
+    if (tw_json_name_plain(c, s)) tw_out_json_plain(o, s);
+    else (void)tw_out_json_str(o, s->s, s->len);
 }
 /* v in decimal at p; returns the end.  It may write past the end (up to
  * TW_U64_ROOM bytes from p in all), so that much room must be there. */

@@ -90,9 +90,18 @@ static void json_str(chrome_writer *w, tw_output *o, const char *s, size_t n) {
     if (!tw_out_json_str(o, s, n) && !w->replaying) not_utf8(w);
 }
 
+/* An interned name; while replaying, with the cache only read (two threads
+ * may render). */
 static void json_name(chrome_writer *w, tw_output *o, const tw_str *s) {
     if (w->replaying) tw_out_json_name_known(o, &w->names, s);
     else if (!tw_out_json_name(o, &w->names, s)) not_utf8(w);
+}
+
+/* The same inline, for attribute keys and values (most of what stacktrack's
+ * spooled events render). */
+static TW_INLINE void attr_name(chrome_writer *w, tw_output *o, const tw_str *s) {
+    if (w->replaying) tw_out_json_name_known(o, &w->names, s);
+    else json_name(w, o, s);
 }
 
 /* The thread of (pid, tid), when it is not the one found last; NULL when
@@ -187,11 +196,11 @@ static void put_args(chrome_writer *w, tw_output *o, const tw_event *ev, bool va
             tw_out_json_str(o, key, strlen(key));
             if (!w->replaying) tw_loss_add(w->ctx.loss, RENAMED, 1);
         } else {
-            json_name(w, o, a->key);
+            attr_name(w, o, a->key);
         }
         tw_out_putc(o, ':');
         if (a->type == TW_ATTR_INT) tw_out_i64(o, a->i);
-        else if (a->str) json_name(w, o, a->str);
+        else if (a->str) attr_name(w, o, a->str);
         else json_str(w, o, a->s, a->slen);
         sep = ",";
     }
@@ -356,7 +365,7 @@ static void spool_failed(chrome_writer *w) {
 /* Room for a record of up to n bytes in thread t's channel, *ch its
  * number; NULL when the spool failed (reported).  A record that starts a
  * piece of the spool takes its time from 0. */
-static char *spool_room(chrome_writer *w, cthread *t, size_t n, size_t *ch) {
+static TW_INLINE char *spool_room(chrome_writer *w, cthread *t, size_t n, size_t *ch) {
     *ch = (size_t)(t - w->threads);
     char *p = w->failed ? NULL : tw_spool_space(w->spool, *ch, n);
     if (!p) spool_failed(w);
