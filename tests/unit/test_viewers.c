@@ -5,7 +5,11 @@
  * in speedscope every profile's O/C events balance and `at` never
  * decreases.  Checked on hand-made tricky inputs and on random ones.
  */
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "core/util.h"
 #include "harness.h"
@@ -384,4 +388,107 @@ void test_chrome_spooled_foreign_strings(void) {
     tw_output_close(out);
     tw_strtab_free(mine);
     tw_strtab_free(other);
+}
+
+/* The descriptor of the spool's temporary file (unlinked at once: found
+ * through /proc/self/fd), or -1. */
+static int spool_fd(void) {
+    DIR *d = opendir("/proc/self/fd");
+    if (!d) return -1;
+    int found = -1;
+    for (struct dirent *e; found < 0 && (e = readdir(d));) {
+        char path[300], target[512];
+        snprintf(path, sizeof path, "/proc/self/fd/%s", e->d_name);
+        ssize_t n = readlink(path, target, sizeof target - 1);
+        if (n <= 0) continue;
+        target[n] = 0;
+        if (strstr(target, "/tracewright-") && strstr(target, "(deleted)")) found = atoi(e->d_name);
+    }
+    closedir(d);
+    return found;
+}
+
+/* Convert to chrome a second thread's 60000 scopes, which the writer holds
+ * back in more than two pieces of its spool; before the end, `how` changes
+ * the spool's temporary file: 0 nothing, 1 the first piece's records, 2
+ * the second's, 3 the second's header (it says the piece is empty).
+ * Returns what tw_writer_finish() returned, the first diagnostic in *msg. */
+static int replay_changed(unsigned threads, int how, char *msg, size_t cap, size_t *outlen) {
+    tw_strtab *st = tw_strtab_new();
+    tw_output *out = tw_output_mem();
+    const tw_str *a = st ? tw_intern_cstr(st, "alpha") : NULL, *b = st ? tw_intern_cstr(st, "beta") : NULL;
+    int rc = -2;
+    *msg = 0;
+    *outlen = 0;
+    if (!st || !out || !a || !b) goto done;
+    tu_diags d;
+    tu_diags_init(&d);
+    tw_trace_info info = {0};
+    info.resolution_ns = 1;
+    tw_writer *w = NULL;
+    if (tw_writer_open(tw_format_find("chrome"), out, st, &d.sink, NULL, &info, &w) != TW_OK)
+        goto done;
+    tw_event e;
+    tw_event_clear(&e);
+    e.kind = TW_INSTANT;
+    e.pid = 1;
+    e.tid = 1;
+    e.name = a;
+    bool ok = tw_writer_event(w, &e) == TW_OK;
+    for (int i = 0; ok && i < 120000; i++) {
+        tw_event_clear(&e);
+        e.kind = i % 2 ? TW_END : TW_BEGIN;
+        e.pid = 1;
+        e.tid = 2;
+        e.ts = i;
+        e.name = i % 4 < 2 ? a : b;
+        ok = tw_writer_event(w, &e) == TW_OK;
+    }
+    int fd = spool_fd();
+    if (ok && fd >= 0) {
+        uint64_t head[2];  /* the first chunk's: the next one's offset, its length */
+        ok = pread(fd, head, sizeof head, 0) == (ssize_t)sizeof head && head[0] != UINT64_MAX;
+        char junk[64];  /* a record whose varints never end */
+        memset(junk, 0xff, sizeof junk);
+        junk[0] = 1;
+        junk[1] = 0x7f;
+        uint64_t zero = 0;
+        if (ok && how == 1) ok = pwrite(fd, junk, sizeof junk, 16) == (ssize_t)sizeof junk;
+        if (ok && how == 2)
+            ok = pwrite(fd, junk, sizeof junk, (off_t)(head[0] + 16)) == (ssize_t)sizeof junk;
+        if (ok && how == 3) ok = pwrite(fd, &zero, sizeof zero, (off_t)(head[0] + 8)) == 8;
+    }
+    if (ok && fd >= 0) {
+        tw_writer_set_threads(w, threads);
+        rc = tw_writer_finish(w);
+        if (d.n) snprintf(msg, cap, "%s", d.msg[0]);
+        tw_output_mem_data(out, outlen);
+    }
+    tw_writer_free(w);
+done:
+    if (out) tw_output_close(out);
+    tw_strtab_free(st);
+    return rc;
+}
+
+void test_chrome_replay_changed(void) {
+    /* what was held back and changed in the temporary file before the end
+     * is an error, whichever thread renders the piece (two threads: the
+     * first piece is the writer's thread's, the second the helper's), and
+     * the helper is stopped and freed (the sanitizer builds check) */
+#ifdef __linux__
+    char msg[640];
+    size_t one = 0, n;
+    CHECK_EQ_I(replay_changed(1, 0, msg, sizeof msg, &one), TW_OK);
+    CHECK(one > 60000 * 40);
+    CHECK_EQ_I(replay_changed(2, 0, msg, sizeof msg, &n), TW_OK);
+    CHECK_EQ_U(n, one);
+    for (unsigned threads = 1; threads <= 2; threads++)
+        for (int how = 1; how <= 2; how++) {
+            CHECK_EQ_I(replay_changed(threads, how, msg, sizeof msg, &n), TW_ERR);
+            CHECK_STR(msg, "cannot read back the threads' events: the temporary file changed");
+        }
+    CHECK_EQ_I(replay_changed(2, 3, msg, sizeof msg, &n), TW_ERR);
+    CHECK_STR(msg, "cannot read back the threads' events: Input/output error");
+#endif
 }
