@@ -127,6 +127,9 @@ typedef struct tw_write_ctx {
      * the ctx that write_begin was given: that lives as long as the
      * writer).  The output is the same whatever it is. */
     unsigned threads;
+    /* Where write_end says it used more than one thread (it stores the
+     * number; 1 is there before): tw_writer_threads_used() reads it. */
+    unsigned *threads_used;
 } tw_write_ctx;
 
 /*
@@ -418,6 +421,8 @@ int tw_writer_event(tw_writer *w, const tw_event *ev);  /* TW_OK / TW_ERR */
  * tw_writer_finish(), when no other thread of the caller's is busy (the
  * reading is done). */
 void tw_writer_set_threads(tw_writer *w, unsigned n);
+/* How many threads the writer used when it finished (1 or 2). */
+unsigned tw_writer_threads_used(const tw_writer *w);
 /* Complete the output and report what was lost or rounded. */
 int tw_writer_finish(tw_writer *w);
 void tw_writer_free(tw_writer *w);

@@ -222,9 +222,11 @@ void cli_progress_end(void);
  *   "tracewright: big.log: 1.0 GiB, 23412345 events in 0.552 s
  *    (1.8 GiB/s, 42.4 M events/s); a second thread read ahead"
  * (one line).  `one_thread_why` is the caller's reason for opening `src`
- * with tw_source_opts.threads off whatever rd asks, or NULL.
+ * with tw_source_opts.threads off whatever rd asks, or NULL; `writer`, the
+ * name of a writer that finished on two threads (it is said), or NULL.
  */
-void cli_read_summary(const cli_reading *rd, const tw_source *src, const char *one_thread_why);
+void cli_read_summary(const cli_reading *rd, const tw_source *src, const char *one_thread_why,
+                      const char *writer);
 /* Clear the line, if it is shown, before something else is written where
  * it is (a diagnostic); the next update draws it again. */
 void cli_progress_clear(void);

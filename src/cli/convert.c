@@ -207,7 +207,8 @@ int cmd_convert(int argc, char **argv) {
                                  ? 2 : 1);
     if (r != TW_ERR && tw_writer_finish(w) != TW_OK) r = TW_ERR;
     if (out && rd.verbose && cli_shares_stderr(out->fd)) (void)tw_output_flush(out);
-    cli_read_summary(&rd, src, interns ? why : NULL);
+    cli_read_summary(&rd, src, interns ? why : NULL,
+                     tw_writer_threads_used(w) > 1 ? fout->name : NULL);
     if (r == TW_ERR) goto done;
     rc = diag.sink.count[TW_SEV_ERROR] ? EXIT_FINDINGS : EXIT_OK;
 done:

@@ -111,7 +111,7 @@ int cli_profile_inputs(char *const *paths, size_t n, const cli_reading *rd, cli_
     if (cli_feed_stats(src, stats, &r) != TW_OK) goto done;
     cli_progress_end();
     if (r != TW_ERR && tw_stats_finish(stats) != TW_OK) r = TW_ERR;
-    cli_read_summary(rd, src, NULL);
+    cli_read_summary(rd, src, NULL, NULL);
     if (r == TW_ERR) goto done;
     for (size_t i = 0; i < tw_source_input_count(src); i++)
         if (tw_profile_add_input(prof, tw_input_name(tw_source_input(src, i)),

@@ -238,7 +238,7 @@ static bool check(const char *path, const cli_reading *rd, validator *v) {
     cli_progress_end();
     ok = r == TW_EOF && tw_stats_finish(stats) == TW_OK;
     if (rd->verbose && v->shared) (void)tw_output_flush(v->out);  /* the problems go first */
-    cli_read_summary(rd, src, NULL);
+    cli_read_summary(rd, src, NULL, NULL);
 done:
     cli_progress_end();
     tw_source_close(src);

@@ -331,6 +331,7 @@ struct tw_writer {
     tw_trace_info info;
     tw_write_ctx ctx;
     tw_loss loss;
+    unsigned threads_used;
 };
 
 static int open_writer(const tw_format *fmt, tw_output *out, tw_outdir *dir, tw_strtab *strtab,
@@ -363,6 +364,8 @@ static int open_writer(const tw_format *fmt, tw_output *out, tw_outdir *dir, tw_
     w->ctx.info = &w->info;
     w->ctx.loss = &w->loss;
     w->ctx.threads = 1;
+    w->threads_used = 1;
+    w->ctx.threads_used = &w->threads_used;
     if (fmt->write_begin(&w->ctx, &w->state) != TW_OK) {
         free(w);
         return TW_ERR;
@@ -386,6 +389,8 @@ int tw_writer_open_dir(const tw_format *fmt, tw_outdir *dir, tw_strtab *strtab,
 int tw_writer_event(tw_writer *w, const tw_event *ev) { return w->fmt->write_event(w->state, ev); }
 
 void tw_writer_set_threads(tw_writer *w, unsigned n) { w->ctx.threads = n ? n : 1; }
+
+unsigned tw_writer_threads_used(const tw_writer *w) { return w->threads_used; }
 
 int tw_writer_finish(tw_writer *w) {
     int rc = w->fmt->write_end(w->state);

@@ -807,6 +807,7 @@ static bool replay_all(chrome_writer *w) {
     bool two = w->live->threads >= 2 && spooled > w->spool->chunk_size;
     w->replaying = true;
     if (two && !helper_start(&h, w)) two = false;
+    if (two) *w->ctx.threads_used = 2;
     /* this thread renders from p to e (a piece, or the rest of one the
      * helper began) while the helper renders the piece after it */
     tw_buf mine = {0};

@@ -11,6 +11,7 @@
 # rest while the second goes on to the next piece).  The sizes were chosen
 # for that, and a debugger saw each of the three ways taken; a change of the
 # spool's record sizes or of the 64 KiB pieces may need them chosen again.
+# (That the second thread rendered at all, -v says: at the end.)
 "$BUILD/bench/gen" rtl 3M 5 gen.log || echo "gen failed"
 awk 'BEGIN {
     print "opening log file 1184158800.123456 seconds past January 1st 1970"
@@ -43,3 +44,12 @@ grep -c '"tid":2}' one.json
 grep '"tid":2}' one.json | sed -n '1p;40000p;40001p;64000p' | cut -c 1-60
 grep '"tid":2}' one.json | awk -F'"ts":' '{ split($2, a, ","); if (a[1] + 0 < last) bad++; last = a[1] + 0 }
     END { print (bad ? bad : "no") " times out of order" }'
+# -v says when the writer finished on two threads: with --threads 2, not
+# with one, and not for a writer that holds nothing back (jsonl)
+untimed() {
+    sed -E 's/ in [0-9]+\.[0-9]{3} s \([0-9.]+ [KMGTPE]?i?B\/s, [0-9.]+ ([kMG] )?events\/s\)/ in T/'
+}
+for t in 2 1; do
+    tracewright convert -v -t chrome --threads "$t" -o /dev/null gen.log 2>&1 | untimed
+done
+tracewright convert -v -t jsonl --threads 2 -o /dev/null gen.log 2>&1 | untimed
