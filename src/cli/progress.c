@@ -266,9 +266,9 @@ void cli_read_summary(const cli_reading *rd, const tw_source *src, const char *o
     fmt_bytes(speed, sizeof speed, secs > 0 ? (uint64_t)((double)bytes / secs) : 0);
     fmt_rate(rate, sizeof rate, secs > 0 ? (double)events / secs : 0.0);
     const char *one = one_thread_why ? one_thread_why : cli_one_thread_why(rd, src);
-    fprintf(stderr, "tracewright: %s: %s, %llu event%s in %.3f s (%s/s, %s); %s%s%s%s%s\n", name,
-            size, (unsigned long long)events, events == 1 ? "" : "s", secs, speed, rate,
-            one ? "one thread: " : "a second thread read ahead", one ? one : "",
-            writer ? ", and the " : "", writer ? writer : "",
-            writer ? " writer finished on two" : "");
+    char also[64] = "";
+    if (writer) snprintf(also, sizeof also, ", and the %s writer finished on two", writer);
+    fprintf(stderr, "tracewright: %s: %s, %llu event%s in %.3f s (%s/s, %s); %s%s%s\n", name, size,
+            (unsigned long long)events, events == 1 ? "" : "s", secs, speed, rate,
+            one ? "one thread: " : "a second thread read ahead", one ? one : "", also);
 }

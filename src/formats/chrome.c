@@ -91,18 +91,14 @@ static void json_str(chrome_writer *w, tw_output *o, const char *s, size_t n) {
 }
 
 /* An interned name; while replaying, with the cache only read (two threads
- * may render). */
-static void json_name(chrome_writer *w, tw_output *o, const tw_str *s) {
+ * may render).  Inline for attribute keys and values (most of what
+ * stacktrack's spooled events render), called for the others. */
+static TW_INLINE void attr_name(chrome_writer *w, tw_output *o, const tw_str *s) {
     if (w->replaying) tw_out_json_name_known(o, &w->names, s);
     else if (!tw_out_json_name(o, &w->names, s)) not_utf8(w);
 }
 
-/* The same inline, for attribute keys and values (most of what stacktrack's
- * spooled events render). */
-static TW_INLINE void attr_name(chrome_writer *w, tw_output *o, const tw_str *s) {
-    if (w->replaying) tw_out_json_name_known(o, &w->names, s);
-    else json_name(w, o, s);
-}
+static void json_name(chrome_writer *w, tw_output *o, const tw_str *s) { attr_name(w, o, s); }
 
 /* The thread of (pid, tid), when it is not the one found last; NULL when
  * out of memory. */
@@ -551,7 +547,7 @@ static TW_INLINE const char *take_ref(const chrome_writer *w, const char *p, con
  * reading the writer only.
  */
 typedef struct replayer {
-    const chrome_writer *w;
+    chrome_writer *w;    /* only read while it replays (w->replaying) */
     tw_output *o;
     const cthread *t;    /* the thread of the piece's channel */
     int64_t ts;          /* of the latest record of the piece */
@@ -574,8 +570,7 @@ static void piece_start(replayer *r, const cthread *t, bool first, bool lead) {
  * holds `limit` bytes or more (the record that crosses it is whole): where
  * it stopped (e when done), or NULL (r->bad or r->oom). */
 static const char *replay_piece(replayer *r, const char *p, const char *e, size_t limit) {
-    /* render() and put_args() only read the writer while it replays */
-    chrome_writer *w = (chrome_writer *)r->w;
+    chrome_writer *w = r->w;
     tw_output *o = r->o;
     while (p < e && o->len < limit) {
         tw_out_str(o, r->sep ? ",\n" : "\n");
@@ -713,7 +708,7 @@ static void *help(void *arg) {
 }
 
 /* Start the helper; false (nothing to undo) when it cannot be. */
-static bool helper_start(helper *h, const chrome_writer *w) {
+static bool helper_start(helper *h, chrome_writer *w) {
     memset(h, 0, sizeof *h);
     atomic_init(&h->job, false);
     h->r.w = w;
