@@ -38,6 +38,19 @@ typedef struct tw_source_opts {
      * they save.  0: at once (tw_source_reading_ahead() tells whether the
      * events are read ahead). */
     uint64_t threads_min_bytes;
+    /* With `threads`: measure, as the events are read, whether reading
+     * ahead pays against reading on the caller's thread, and read on the
+     * caller's thread while it does not (a second CPU that is busy, or that
+     * shares its core or its host's time with the first, can make two
+     * threads slower than one): a stretch one way, then a short probe of
+     * the other, kept when it was faster by a tenth; the stretches double,
+     * so the probes cost a few per cent of the first second and less after.
+     * Events and diagnostics come as always, whichever thread read them
+     * (tw_source_bytes_read_here() tells how much was read on the caller's). */
+    bool threads_steer;
+    /* For tests, with `threads_steer`: switch between the two every this
+     * many batches of events instead of measuring (0: measure). */
+    unsigned threads_switch_every;
     /* Without a second thread the events are still read in runs, a batch
      * of a few hundred at a time when the caller has used the last, with
      * the diagnostics held in their places as with a thread (one call of the
@@ -96,8 +109,15 @@ size_t tw_source_input_count(const tw_source *src);
 tw_input *tw_source_input(const tw_source *src, size_t i);
 const tw_format *tw_source_input_format(const tw_source *src, size_t i);
 /* Whether the events are now read ahead on a second thread (see
- * tw_source_opts.threads and threads_min_bytes). */
+ * tw_source_opts.threads, threads_min_bytes and threads_steer): at the end,
+ * whether the last ones were. */
 bool tw_source_reading_ahead(const tw_source *src);
+/* With threads_steer: of tw_source_bytes(), those read on the caller's
+ * thread after the second thread started (0 without steering): *probed of
+ * them to measure how fast one thread reads, the rest because one thread
+ * was the faster then.  A second thread was started when this or
+ * tw_source_reading_ahead() is not 0. */
+uint64_t tw_source_bytes_read_here(const tw_source *src, uint64_t *probed);
 /* Events delivered so far. */
 uint64_t tw_source_event_count(const tw_source *src);
 /* Input bytes read so far over all inputs (with threads: up to the events

@@ -306,12 +306,28 @@ bool cli_reading_init(cli_reading *r) {
 
 void cli_reading_free(cli_reading *r) { tw_optset_free(r->fopts); }
 
+/* TRACEWRIGHT_TEST_SWITCH=N, for the test suite (as git's GIT_TEST_*
+ * variables): with a second thread, switch between reading ahead and reading
+ * on this thread every N batches instead of measuring which pays, so that
+ * small logs go through the switches; 0 when not set to a number from 1. */
+static unsigned test_switch_every(void) {
+    const char *env = getenv("TRACEWRIGHT_TEST_SWITCH");
+    if (!env || *env < '1' || *env > '9') return 0;
+    char *end;
+    unsigned long n = strtoul(env, &end, 10);
+    return *end || n > 1000000 ? 0 : (unsigned)n;
+}
+
 tw_source_opts cli_source_opts(const cli_reading *r) {
     bool autom = r->threads == CLI_THREADS_AUTO;
+    unsigned every = test_switch_every();
     tw_source_opts so = {.format = r->format, .opts = r->fopts,
                          .input = {.max_line = (size_t)r->maxline},
                          .threads = r->threads == 2 || (autom && usable_cpus() >= 2),
                          .threads_min_bytes = autom ? CLI_THREADS_AUTO_MIN_BYTES : 0,
+                         /* auto measures whether the second thread pays */
+                         .threads_steer = autom || every,
+                         .threads_switch_every = every,
                          /* stats, validate and compare keep no instant's
                           * name; convert asks its writer */
                          .transient_names = true};
@@ -319,7 +335,8 @@ tw_source_opts cli_source_opts(const cli_reading *r) {
 }
 
 const char *cli_one_thread_why(const cli_reading *r, const tw_source *src) {
-    if (tw_source_reading_ahead(src)) return NULL;
+    uint64_t probed;
+    if (tw_source_reading_ahead(src) || tw_source_bytes_read_here(src, &probed)) return NULL;
     /* the reasons, in the order cli_source_opts() and the source's
      * threshold (tw_source_opts.threads_min_bytes) decide */
     if (r->threads == 1) return r->threads_env ? "TRACEWRIGHT_THREADS=1" : "--threads 1";

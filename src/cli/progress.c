@@ -255,6 +255,14 @@ void cli_progress_check(void) {
     draw(t, events);
 }
 
+/* part of whole, as "37 %" (rounded down; "under 1 %" above 0), in buf (16 bytes). */
+static const char *fmt_share(char *buf, uint64_t part, uint64_t whole) {
+    unsigned pct = whole ? (unsigned)((double)part * 100 / (double)whole) : 0;
+    if (pct > 100) pct = 100;
+    snprintf(buf, 16, "%s%u %%", part && !pct ? "under " : "", part && !pct ? 1 : pct);
+    return buf;
+}
+
 void cli_read_summary(const cli_reading *rd, const tw_source *src, const char *one_thread_why,
                       const char *writer) {
     if (!rd->verbose || !src) return;
@@ -266,9 +274,25 @@ void cli_read_summary(const cli_reading *rd, const tw_source *src, const char *o
     fmt_bytes(speed, sizeof speed, secs > 0 ? (uint64_t)((double)bytes / secs) : 0);
     fmt_rate(rate, sizeof rate, secs > 0 ? (double)events / secs : 0.0);
     const char *one = one_thread_why ? one_thread_why : cli_one_thread_why(rd, src);
+    /* with auto, one thread reads now and then, to compare, and reads on
+     * while it is the faster */
+    uint64_t probed, here = tw_source_bytes_read_here(src, &probed);
+    char part[128] = "", p1[16], p2[16], p3[16];
+    if (!one && here == probed && here)
+        snprintf(part, sizeof part, " (and one thread %s of the input, to compare)",
+                 fmt_share(p1, here, bytes));
+    else if (!one && here && !probed)
+        snprintf(part, sizeof part, " but for %s of the input, which one thread read (faster there)",
+                 fmt_share(p1, here, bytes));
+    else if (!one && here)
+        snprintf(part, sizeof part,
+                 " but for %s of the input, which one thread read (faster there for %s, %s to "
+                 "compare)",
+                 fmt_share(p1, here, bytes), fmt_share(p2, here - probed, bytes),
+                 fmt_share(p3, probed, bytes));
     char also[64] = "";
     if (writer) snprintf(also, sizeof also, ", and the %s writer finished on two", writer);
-    fprintf(stderr, "tracewright: %s: %s, %llu event%s in %.3f s (%s/s, %s); %s%s%s\n", name, size,
+    fprintf(stderr, "tracewright: %s: %s, %llu event%s in %.3f s (%s/s, %s); %s%s%s%s\n", name, size,
             (unsigned long long)events, events == 1 ? "" : "s", secs, speed, rate,
-            one ? "one thread: " : "a second thread read ahead", one ? one : "", also);
+            one ? "one thread: " : "a second thread read ahead", one ? one : "", part, also);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pump.h"
 #include "util.h"
@@ -30,6 +31,23 @@
  * waits, the consumer is the slower side, and a polling CPU took time from
  * it (docs/performance.md). */
 #define SPINS 1024
+/* Steering (tw_pump_steer()): reading ahead is measured against reading
+ * here, in input bytes per second of the consumer's clock.  The first
+ * stretch ahead lasts at least FIRST_NS and FIRST_BYTES; then a probe of the
+ * other way, PROBE_NS and PROBE_BATCHES long, is compared with the stretch
+ * before it: the probe is kept when it was faster by a tenth (MARGIN), else
+ * the way before it comes back for twice as long as last time (from
+ * RUN_NS), up to RUN_MAX_NS, so that on a machine whose second CPU keeps
+ * paying, probes cost one or two per cent in the first second and less
+ * after.  The clock is read every CLOCK_EVERY batches. */
+#define FIRST_NS 100000000LL
+#define FIRST_BYTES ((uint64_t)64 << 20)
+#define RUN_NS 100000000LL
+#define RUN_MAX_NS 1600000000LL
+#define PROBE_NS 10000000LL
+#define PROBE_BATCHES 16
+#define MARGIN 1.1
+#define CLOCK_EVERY 8
 
 typedef struct chunk {
     struct chunk *next;
@@ -69,6 +87,8 @@ struct tw_pump {
     pthread_t thread;
     bool running;        /* the thread was started (and not yet joined) */
     bool here;           /* no thread: batches are filled on the consumer's */
+    bool parked;         /* the thread is to fill no batch (the consumer fills them) */
+    bool idle;           /* the thread waits, parked, and fills none */
     /* the producer's */
     _Alignas(TW_LINE_PAIR) tw_diag_sink sink;
     tw_pump_fn fn;
@@ -82,6 +102,25 @@ struct tw_pump {
     size_t ri, rdi;      /* next event and diagnostic of `reading` */
     int end;             /* the stream's end, once delivered */
     uint64_t bytes;      /* input bytes behind the delivered batch */
+    bool reading_here;   /* `reading` was filled here while the thread was parked */
+    /* steering (tw_pump_steer()) */
+    bool steer;
+    bool want_parked;       /* parked, from the consumer's next batch on */
+    unsigned switch_every;  /* for tests: switch every this many batches */
+    unsigned long long its_way;  /* batches read the way they are meant to be */
+    tw_pump_clock_fn clock;
+    void *clock_user;
+    unsigned long long nbatches;  /* taken by the consumer */
+    bool probing;           /* the current stretch is a probe */
+    bool measuring;         /* t0, b0 are the current stretch's start */
+    bool first_done;        /* the first stretch ahead is over */
+    int64_t t0, len;        /* its start, and how long it is to last */
+    int64_t run;            /* how long the last stretch that was not a probe was to last */
+    uint64_t b0;
+    unsigned long long n0;  /* nbatches at its start */
+    double rate[2];         /* bytes/ns of the last stretch ahead [0] and here [1] */
+    uint64_t here_bytes;    /* input bytes read here while the thread was parked, */
+    uint64_t probe_bytes;   /* and of them, in probes */
 };
 
 /* ---- arena ----------------------------------------------------------------- */
@@ -243,8 +282,14 @@ static void *produce(void *arg) {
     tw_pump *p = arg;
     for (;;) {
         pthread_mutex_lock(&p->mu);
-        while (atomic_load(&p->count) == NBATCHES && !atomic_load(&p->cancel))
+        while ((atomic_load(&p->count) == NBATCHES || p->parked) && !atomic_load(&p->cancel)) {
+            if (p->parked && !p->idle) {  /* the consumer may fill batches now */
+                p->idle = true;
+                pthread_cond_signal(&p->filled);
+            }
             pthread_cond_wait(&p->emptied, &p->mu);
+        }
+        p->idle = false;
         if (atomic_load(&p->cancel)) {
             pthread_mutex_unlock(&p->mu);
             return NULL;
@@ -260,7 +305,24 @@ static void *produce(void *arg) {
     }
 }
 
-/* ---- the consumer ------------------------------------------------------------ */
+/* Stop the thread, wherever it is, and wait for it. */
+static void stop(tw_pump *p) {
+    pthread_mutex_lock(&p->mu);
+    atomic_store(&p->cancel, true);
+    pthread_cond_signal(&p->emptied);
+    pthread_mutex_unlock(&p->mu);
+    pthread_join(p->thread, NULL);
+}
+
+/* ---- setting up ------------------------------------------------------------ */
+
+/* The steering's clock (tw_pump_set_clock()). */
+static int64_t mono_ns(void *user) {
+    (void)user;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
 
 tw_pump *tw_pump_new(tw_diag_sink *out) {
     tw_pump *p = tw_calloc_lines(1, sizeof *p);
@@ -274,6 +336,7 @@ tw_pump *tw_pump_new(tw_diag_sink *out) {
     atomic_init(&p->cancel, false);
     atomic_init(&p->count, 0);
     p->out = out;
+    p->clock = mono_ns;
     p->sink.fn = on_diag;
     p->sink.user = p;
     if (out) {  /* what was counted so far counts for tw_diag_stopped() too */
@@ -313,6 +376,104 @@ bool tw_pump_start(tw_pump *p, tw_pump_fn fn, tw_pump_bytes_fn bytes_fn, void *u
     return true;
 }
 
+/* ---- steering ------------------------------------------------------------------ */
+
+/* Park the thread (the consumer fills the batches once it has taken those
+ * already filled) or let it fill them again: asked for here, done by
+ * take_batch() when the consumer holds no batch (the one it holds may be
+ * the one the thread would fill next). */
+static void set_parked(tw_pump *p, bool parked) {
+    p->want_parked = parked;
+    p->measuring = false;
+}
+
+/* The stretch that ends now: its speed, and what comes next. */
+static void stretch_over(tw_pump *p, int64_t now) {
+    int way = p->want_parked;  /* 0 ahead, 1 here */
+    p->rate[way] = (double)(p->bytes - p->b0) / (double)(now - p->t0 > 0 ? now - p->t0 : 1);
+    if (!p->probing) {  /* probe the other way */
+        p->probing = true;
+        p->len = PROBE_NS;
+        set_parked(p, !p->want_parked);
+        return;
+    }
+    p->probing = false;
+    if (p->rate[way] > p->rate[!way] * MARGIN) {  /* the probe wins: keep it */
+        p->len = p->run = RUN_NS;
+        return;
+    }
+    p->run = p->run < RUN_NS ? RUN_NS : 2 * p->run;  /* the way before, for longer */
+    if (p->run > RUN_MAX_NS) p->run = RUN_MAX_NS;
+    p->len = p->run;
+    set_parked(p, !p->want_parked);
+}
+
+/* After the consumer took a batch (filled here or not): measure, and
+ * switch between reading ahead and reading here when the measures say so.
+ * A stretch is measured from its first batch filled its way (reading here,
+ * the batches the thread filled before it was parked come first). */
+static void steer(tw_pump *p, bool filled_here) {
+    p->nbatches++;
+    if (filled_here != p->want_parked) return;  /* the ring is not yet drained */
+    if (p->switch_every) {
+        if (++p->its_way % p->switch_every == 0) set_parked(p, !p->want_parked);
+        return;
+    }
+    if (!p->measuring) {
+        p->measuring = true;
+        p->t0 = p->clock(p->clock_user);
+        p->b0 = p->bytes;
+        p->n0 = p->nbatches;
+        return;
+    }
+    if ((p->nbatches - p->n0) % CLOCK_EVERY) return;
+    if (p->probing && p->nbatches - p->n0 < PROBE_BATCHES) return;
+    if (!p->first_done && p->bytes - p->b0 < FIRST_BYTES) return;
+    int64_t now = p->clock(p->clock_user);
+    if (now - p->t0 < (p->first_done ? p->len : FIRST_NS)) return;
+    p->first_done = true;
+    stretch_over(p, now);
+}
+
+void tw_pump_steer(tw_pump *p, unsigned switch_every) {
+    p->steer = true;
+    p->run = FIRST_NS;
+    p->switch_every = switch_every;
+}
+
+void tw_pump_set_clock(tw_pump *p, tw_pump_clock_fn clock, void *user) {
+    p->clock = clock;
+    p->clock_user = user;
+}
+
+/* ---- the consumer ---------------------------------------------------------------- */
+
+/* The next batch with events for the consumer (reading on a thread): the
+ * ring's next; or, with the thread parked and idle, one filled here. */
+static batch *take_batch(tw_pump *p) {
+    if (p->want_parked != p->parked) {
+        pthread_mutex_lock(&p->mu);
+        p->parked = p->want_parked;
+        if (!p->parked) pthread_cond_signal(&p->emptied);
+        pthread_mutex_unlock(&p->mu);
+    }
+    if (!p->parked) await_batch(p);
+    pthread_mutex_lock(&p->mu);
+    while (atomic_load(&p->count) == 0 && !(p->parked && p->idle))
+        pthread_cond_wait(&p->filled, &p->mu);
+    bool ring = atomic_load(&p->count) > 0;
+    batch *b = p->ring[p->head];  /* empty when filled here: nobody else fills it */
+    pthread_mutex_unlock(&p->mu);
+    p->reading_here = !ring;
+    if (!ring) {
+        uint64_t before = p->bytes;
+        fill(p, b);
+        p->here_bytes += b->input_bytes - before;
+        if (p->probing) p->probe_bytes += b->input_bytes - before;
+    }
+    return b;
+}
+
 int tw_pump_next_run(tw_pump *p, const tw_event **ev, size_t *n) {
     for (;;) {
         if (p->end) return p->end;
@@ -322,15 +483,12 @@ int tw_pump_next_run(tw_pump *p, const tw_event **ev, size_t *n) {
                 b = p->ring[0];
                 fill(p, b);
             } else {
-                await_batch(p);
-                pthread_mutex_lock(&p->mu);
-                while (atomic_load(&p->count) == 0) pthread_cond_wait(&p->filled, &p->mu);
-                b = p->ring[p->head];
-                pthread_mutex_unlock(&p->mu);
+                b = take_batch(p);
             }
             p->reading = b;
             p->ri = p->rdi = 0;
             p->bytes = b->input_bytes;
+            if (p->steer && !b->end) steer(p, p->reading_here);
         }
         while (p->rdi < b->ndiags && b->diags[p->rdi].before <= p->ri)
             tw_diag_forward(p->out, &b->diags[p->rdi++].d);
@@ -360,13 +518,16 @@ int tw_pump_next_run(tw_pump *p, const tw_event **ev, size_t *n) {
             if (!end && b->n < RUN_MIN * b->calls) return p->end = TW_PUMP_STEP;
             continue;
         }
-        pthread_mutex_lock(&p->mu);
-        p->head = (p->head + 1) % NBATCHES;
-        atomic_fetch_sub(&p->count, 1);
-        pthread_cond_signal(&p->emptied);
-        pthread_mutex_unlock(&p->mu);
+        if (!p->reading_here) {
+            pthread_mutex_lock(&p->mu);
+            p->head = (p->head + 1) % NBATCHES;
+            atomic_fetch_sub(&p->count, 1);
+            pthread_cond_signal(&p->emptied);
+            pthread_mutex_unlock(&p->mu);
+        }
         if (end) {
-            pthread_join(p->thread, NULL);  /* it returned after this batch */
+            if (p->reading_here) stop(p);  /* parked: it reads no more */
+            else pthread_join(p->thread, NULL);  /* it returned after this batch */
             p->running = false;
             p->end = end;
         }
@@ -375,15 +536,16 @@ int tw_pump_next_run(tw_pump *p, const tw_event **ev, size_t *n) {
 
 uint64_t tw_pump_bytes(const tw_pump *p) { return p->bytes; }
 
+bool tw_pump_ahead(const tw_pump *p) { return !p->here && p->fn && !p->reading_here; }
+
+uint64_t tw_pump_here_bytes(const tw_pump *p, uint64_t *probed) {
+    *probed = p->probe_bytes;
+    return p->here_bytes;
+}
+
 void tw_pump_free(tw_pump *p) {
     if (!p) return;
-    if (p->running) {
-        pthread_mutex_lock(&p->mu);
-        atomic_store(&p->cancel, true);
-        pthread_cond_signal(&p->emptied);
-        pthread_mutex_unlock(&p->mu);
-        pthread_join(p->thread, NULL);
-    }
+    if (p->running) stop(p);
     pthread_cond_destroy(&p->filled);
     pthread_cond_destroy(&p->emptied);
     pthread_mutex_destroy(&p->mu);

@@ -45,6 +45,24 @@ bool tw_pump_start(tw_pump *p, tw_pump_fn fn, tw_pump_bytes_fn bytes_fn, void *u
  * many events.  False when out of memory (nothing changed).  Either this or
  * tw_pump_start(), once. */
 bool tw_pump_start_here(tw_pump *p, tw_pump_fn fn, tw_pump_bytes_fn bytes_fn, void *user);
+/* With a thread: measure, as the events are taken, whether reading ahead
+ * pays against reading on the consumer's thread, and read on the one that
+ * pays (a machine whose second CPU is busy, or shares its core or its host
+ * with the first, can make two threads slower than one): a stretch one way,
+ * a short probe the other, in input bytes per second of the clock.  The
+ * events and diagnostics come as always, whichever way each batch was read.
+ * `switch_every`, for tests: instead of measuring, switch every that many
+ * batches.  Call after tw_pump_start(). */
+void tw_pump_steer(tw_pump *p, unsigned switch_every);
+/* The clock steering reads, in ns (for tests; CLOCK_MONOTONIC by default). */
+typedef int64_t (*tw_pump_clock_fn)(void *user);
+void tw_pump_set_clock(tw_pump *p, tw_pump_clock_fn clock, void *user);
+/* Whether the last batch taken was read ahead on the thread (not here,
+ * steering having parked it). */
+bool tw_pump_ahead(const tw_pump *p);
+/* The input bytes read on the consumer's thread while steering had the
+ * thread parked; *probed: how many of them in probes. */
+uint64_t tw_pump_here_bytes(const tw_pump *p, uint64_t *probed);
 /* The next events, as fn gave them: TW_OK, TW_EOF or TW_ERR.  *ev points
  * to *n (at least one) in their batch, where the producing thread left them
  * (no copy), as many in a row as no diagnostic comes between; they and

@@ -29,6 +29,8 @@ struct tw_source {
     tw_diag_sink *diag;   /* where the readers, inputs and merge report */
     bool threads;                /* tw_source_opts' */
     uint64_t threads_min_bytes;  /* tw_source_opts' */
+    bool threads_steer;          /* tw_source_opts' */
+    unsigned threads_switch_every;  /* tw_source_opts' */
     bool drop_details;           /* tw_source_opts' */
     /* which input each (pid, tid) came from, to spot two inputs sharing one */
     struct owner {
@@ -251,6 +253,8 @@ int tw_source_open(const char *const *paths, size_t n, const tw_source_opts *o,
     if (!o->lockstep && (s->pump = tw_pump_new(diag))) s->diag = tw_pump_sink(s->pump);
     s->threads = o->threads;
     s->threads_min_bytes = o->threads_min_bytes;
+    s->threads_steer = o->threads_steer;
+    s->threads_switch_every = o->threads_switch_every;
     s->drop_details = o->drop_details;
     s->last = n;
     for (size_t i = 0; i < n; i++) {
@@ -342,6 +346,7 @@ static TW_NOINLINE void consider_threads(tw_source *s) {
     if (s->threads && !enough && unknown) return;  /* not yet known */
     s->started = true;
     s->threaded = s->threads && enough && tw_pump_start(s->pump, pump_batch, pump_bytes, s);
+    if (s->threaded && s->threads_steer) tw_pump_steer(s->pump, s->threads_switch_every);
     s->runs = s->threaded || tw_pump_start_here(s->pump, pump_batch, pump_bytes, s);
 }
 
@@ -411,7 +416,12 @@ size_t tw_source_input_count(const tw_source *s) { return s->n; }
 tw_input *tw_source_input(const tw_source *s, size_t i) { return s->v[i].in; }
 const tw_format *tw_source_input_format(const tw_source *s, size_t i) { return s->v[i].fmt; }
 uint64_t tw_source_event_count(const tw_source *s) { return s->events; }
-bool tw_source_reading_ahead(const tw_source *s) { return s->threaded; }
+bool tw_source_reading_ahead(const tw_source *s) { return s->threaded && tw_pump_ahead(s->pump); }
+
+uint64_t tw_source_bytes_read_here(const tw_source *s, uint64_t *probed) {
+    *probed = 0;
+    return s->threaded ? tw_pump_here_bytes(s->pump, probed) : 0;
+}
 
 void tw_source_close(tw_source *s) {
     if (!s) return;

@@ -219,11 +219,23 @@ void test_source_threads_min_bytes(void) {
 
 /* How a source reads in the tests below: event by event
  * (tw_source_opts.lockstep), in runs on the caller's thread (the default
- * without threads), in runs on a second thread. */
-enum { LOCKSTEP, HERE, THREAD };
+ * without threads), in runs on a second thread, and in runs now on the
+ * second thread, now on the caller's (steering, switching at every batch). */
+enum { LOCKSTEP, HERE, THREAD, SWITCH };
 
 static tw_source_opts reading_opts(int reading) {
-    return (tw_source_opts){.threads = reading == THREAD, .lockstep = reading == LOCKSTEP};
+    return (tw_source_opts){.threads = reading >= THREAD,
+                            .threads_steer = reading == SWITCH,
+                            .threads_switch_every = reading == SWITCH,
+                            .lockstep = reading == LOCKSTEP};
+}
+
+/* Whether src read as `reading` says: ahead at the end with a thread; when
+ * switching, with part of the input read here. */
+static bool read_as(const tw_source *src, int reading) {
+    uint64_t probed, here = tw_source_bytes_read_here(src, &probed);
+    if (reading == SWITCH) return here > 0 && here < tw_source_bytes(src) && probed == 0;
+    return tw_source_reading_ahead(src) == (reading == THREAD) && here == 0;
 }
 
 /* tw_source_opts.drop_details: read in runs, on a second thread or not, the
@@ -235,7 +247,7 @@ void test_source_drop_details(void) {
         "{\"ts\":20,\"kind\":\"instant\",\"pid\":1,\"tid\":1,\"name\":\"n\",\"msg\":\"hello\"}\n"
         "{\"ts\":30,\"kind\":\"end\",\"pid\":1,\"tid\":1,\"name\":\"a\"}\n";
     const char *path = tu_tempfile(0, ".jsonl", log, strlen(log));
-    for (int reading = LOCKSTEP; reading <= THREAD; reading++) {
+    for (int reading = LOCKSTEP; reading <= SWITCH; reading++) {
         tw_source_opts o = reading_opts(reading);
         o.drop_details = true;
         bool dropped = reading != LOCKSTEP;
@@ -256,7 +268,8 @@ void test_source_drop_details(void) {
             n++;
         }
         CHECK_EQ_I(n, 3);
-        CHECK(tw_source_reading_ahead(src) == (reading == THREAD));
+        /* one batch: with SWITCH, read ahead (the switch comes after it) */
+        CHECK(tw_source_reading_ahead(src) == (reading >= THREAD));
         /* checked while the source is open: the pointers are its own */
         CHECK_EQ_U(e[0].nattrs, dropped ? 0 : 1);
         CHECK((e[0].attrs == NULL) == dropped);
@@ -278,12 +291,13 @@ void test_source_drop_details(void) {
  * also when read in runs, on this thread or a second one, over several of
  * the pump's batches (each event read in place in its batch), each
  * diagnostic between the same two events. */
+#define REF_MAX 12800
 typedef struct ref_seen {
-    int64_t ts[3200];
-    int kind[3200];
-    uint64_t line[3200];
-    char name[3200][8];
-    int64_t attr[3200];  /* the first attribute's integer, -1 without one */
+    int64_t ts[REF_MAX];
+    int kind[REF_MAX];
+    uint64_t line[REF_MAX];
+    char name[REF_MAX][8];
+    int64_t attr[REF_MAX];  /* the first attribute's integer, -1 without one */
     int n;
     uint64_t diag_line[8];
     int diag_after[8];  /* events delivered before the diagnostic came */
@@ -304,7 +318,7 @@ static void ref_diag(void *user, const tw_diag *d) {
 enum { BY_COPY, BY_REF, BY_RUN, MIXED, PUT_BACK };
 
 static void ref_note(ref_seen *s, const tw_event *e) {
-    if (s->n >= 3200) return;
+    if (s->n >= REF_MAX) return;
     s->ts[s->n] = e->ts;
     s->kind[s->n] = e->kind;
     s->line[s->n] = e->loc.line;
@@ -344,9 +358,9 @@ static void ref_read(const char *path, int reading, int how, ref_seen *s) {
             n = (n + 1) / 2;
         }
         for (size_t i = 0; i < n; i++) ref_note(s, &e[i]);
-    } while (s->n < 3200);
+    } while (s->n < REF_MAX);
     CHECK_EQ_I(rc, TW_EOF);
-    CHECK(tw_source_reading_ahead(src) == (reading == THREAD));
+    CHECK(read_as(src, reading));
     CHECK_EQ_U(tw_source_event_count(src), (uint64_t)s->n);
     tw_source_close(src);
     tw_strtab_free(st);
@@ -365,7 +379,8 @@ static void same_every_way(const char *path, bool steps) {
     } modes[] = {{LOCKSTEP, BY_REF}, {LOCKSTEP, BY_RUN}, {LOCKSTEP, MIXED}, {LOCKSTEP, PUT_BACK},
                  {HERE, BY_COPY},    {HERE, BY_REF},     {HERE, BY_RUN},    {HERE, MIXED},
                  {HERE, PUT_BACK},   {THREAD, BY_COPY},  {THREAD, BY_REF},  {THREAD, BY_RUN},
-                 {THREAD, MIXED},    {THREAD, PUT_BACK}};
+                 {THREAD, MIXED},    {THREAD, PUT_BACK}, {SWITCH, BY_COPY},  {SWITCH, BY_REF},
+                 {SWITCH, BY_RUN},   {SWITCH, MIXED},    {SWITCH, PUT_BACK}};
     for (size_t mode = 0; mode < sizeof modes / sizeof modes[0]; mode++) {
         ref_read(path, modes[mode].reading, modes[mode].how, &got);
         /* in runs, they are many events long, up to each diagnostic */
@@ -393,51 +408,52 @@ static void same_every_way(const char *path, bool steps) {
 }
 
 void test_source_next_ref(void) {
-    /* 1500 scopes of 25 names, 3000 events, with a line that is no record
-     * after every 500th scope */
-    size_t cap = 256 << 10, len = 0;
+    /* 6000 scopes of 25 names, 12000 events (24 batches: more than the
+     * thread reads ahead, so that switching reads some here), with a line
+     * that is no record after every 2000th scope */
+    size_t cap = 1 << 20, len = 0;
     char *log = malloc(cap);
     if (!log) {
         CHECK(!"memory");
         return;
     }
     len += (size_t)snprintf(log + len, cap - len, "%s", THREADS_LOG_HEAD);
-    for (int i = 0; i < 1500; i++) {
+    for (int i = 0; i < 6000; i++) {
         len += (size_t)snprintf(log + len, cap - len, "%06d 1 { s%d\n%06d 1 } s%d\n", i * 2,
                                 i % 25, i * 2 + 1, i % 25);
-        if (i % 500 == 499) len += (size_t)snprintf(log + len, cap - len, "no record\n");
+        if (i % 2000 == 1999) len += (size_t)snprintf(log + len, cap - len, "no record\n");
     }
     CHECK(len < cap - 1);
     const char *path = tu_tempfile(0, "_1.log", log, len);
     static ref_seen want;
     ref_read(path, LOCKSTEP, BY_COPY, &want);
-    CHECK_EQ_I(want.n, 3000);
+    CHECK_EQ_I(want.n, 12000);
     CHECK_EQ_I(want.ndiags, 3);
-    CHECK_EQ_I(want.diag_after[0], 1000);
-    CHECK_EQ_U(want.diag_line[0], 1004);
-    CHECK_EQ_U(want.line[2999], 3005);
-    CHECK_STR(want.name[2999], "s24");
+    CHECK_EQ_I(want.diag_after[0], 4000);
+    CHECK_EQ_U(want.diag_line[0], 4004);
+    CHECK_EQ_U(want.line[11999], 12005);
+    CHECK_STR(want.name[11999], "s24");
     same_every_way(path, false);
     unlink(path);
 
     /* the same in jsonl with an attribute on every event, so that every
-     * event ends a run, and a line that is no event after every 1000th */
+     * event ends a run, and a line that is no event after every 4000th */
     len = 0;
-    for (int i = 0; i < 3000; i++) {
+    for (int i = 0; i < 12000; i++) {
         len += (size_t)snprintf(log + len, cap - len,
                                 "{\"ts\":%d,\"kind\":\"%s\",\"pid\":1,\"tid\":1,\"name\":"
                                 "\"s%d\",\"args\":{\"n\":%d}}\n",
                                 i, i % 2 ? "end" : "begin", i / 2 % 25, i);
-        if (i % 1000 == 999) len += (size_t)snprintf(log + len, cap - len, "no event\n");
+        if (i % 4000 == 3999) len += (size_t)snprintf(log + len, cap - len, "no event\n");
     }
     CHECK(len < cap - 1);
     path = tu_tempfile(0, ".jsonl", log, len);
     free(log);
     ref_read(path, LOCKSTEP, BY_COPY, &want);
-    CHECK_EQ_I(want.n, 3000);
+    CHECK_EQ_I(want.n, 12000);
     CHECK_EQ_I(want.ndiags, 3);
-    CHECK_EQ_I(want.diag_after[1], 2000);
-    CHECK_EQ_I(want.attr[2999], 2999);
+    CHECK_EQ_I(want.diag_after[1], 8000);
+    CHECK_EQ_I(want.attr[11999], 11999);
     same_every_way(path, true);
     unlink(path);
 }

@@ -1,6 +1,9 @@
 # --threads 2 reads ahead on a second thread: every command gives the same
 # bytes on standard output and standard error as with one thread (and as
-# with auto, whichever it picks), on a log
+# with auto, whichever it picks, and as when the reading goes from the
+# second thread to the first and back: TRACEWRIGHT_TEST_SWITCH=N switches
+# every N batches, where auto switches when it measures that one thread is
+# the faster), on a log
 # long enough for many batches (of 512 events) and with problems spread
 # through it, so that the diagnostics must keep their places among the
 # events.  The log is synthetic, made here with awk.
@@ -29,12 +32,19 @@ same() {
     # auto: a second thread or not, as the machine allows; the same either way
     tracewright "$@" --threads auto >auto.out 2>auto.err
     auto=$?
-    if [ "$one" = "$two" ] && [ "$one" = "$auto" ] && cmp -s one.out two.out &&
-        cmp -s one.err two.err && cmp -s one.out auto.out && cmp -s one.err auto.err; then
+    TRACEWRIGHT_TEST_SWITCH=1 tracewright "$@" --threads 2 >sw1.out 2>sw1.err
+    sw1=$?
+    TRACEWRIGHT_TEST_SWITCH=3 tracewright "$@" --threads 2 >sw3.out 2>sw3.err
+    sw3=$?
+    if [ "$one" = "$two" ] && [ "$one" = "$auto" ] && [ "$one" = "$sw1" ] && [ "$one" = "$sw3" ] &&
+        cmp -s one.out two.out && cmp -s one.err two.err && cmp -s one.out auto.out &&
+        cmp -s one.err auto.err && cmp -s one.out sw1.out && cmp -s one.err sw1.err &&
+        cmp -s one.out sw3.out && cmp -s one.err sw3.err; then
         echo "$*: the same (exit $one, $(wc -l <one.err | tr -d ' ') lines on stderr)"
     else
-        echo "$*: DIFFERENT (exit $one / $two / $auto)"
+        echo "$*: DIFFERENT (exit $one / $two / $auto / $sw1 / $sw3)"
         diff one.err two.err | head -5
+        diff one.err sw1.err | head -5
     fi
 }
 same stats big_4711.log

@@ -76,6 +76,16 @@ expect "$small" tracewright stats -v control-loop.csv
 # a pipe: after its first 8 MiB
 cat big.log | expect "$big" tracewright stats -v -
 head -c 8000000 big.log | expect "$small" tracewright stats -v -
+# auto measures, as it reads, whether the second thread pays, and reads on
+# one thread while it does not (probes of a few ms compare the two); -v then
+# says how much one thread read.  On inputs this small it never probes;
+# TRACEWRIGHT_TEST_SWITCH=N (for the tests) switches every N batches
+# instead of measuring.  How much each thread reads then varies with how
+# far the second had read ahead when asked to stop: the shares are shown
+# as P.
+TRACEWRIGHT_TEST_SWITCH=8 tracewright stats -v --threads 2 big.log 2>err >/dev/null
+echo "TRACEWRIGHT_TEST_SWITCH=8 tracewright stats -v --threads 2 big.log (exit $?):"
+untimed <err | sed -E 's/[0-9]+ %/P %/g; s/^/  /'
 # the output is the same whatever the number of threads
 tracewright stats big.log >auto.out
 tracewright stats --threads 1 big.log >one.out
