@@ -46,10 +46,12 @@ typedef struct tw_source_opts {
      * the other, kept when it was faster by a tenth; the stretches double,
      * so the probes cost a few per cent of the first second and less after.
      * Events and diagnostics come as always, whichever thread read them
-     * (tw_source_bytes_read_here() tells how much was read on the caller's). */
+     * (tw_source_reading_info() tells how much was read on the caller's). */
     bool threads_steer;
     /* For tests, with `threads_steer`: switch between the two every this
-     * many batches of events instead of measuring (0: measure). */
+     * many batches of events instead of measuring (0: measure); the
+     * stretches read on the caller's thread count in turn as probes and as
+     * kept (tw_source_reading_info()). */
     unsigned threads_switch_every;
     /* Without a second thread the events are still read in runs, a batch
      * of a few hundred at a time when the caller has used the last, with
@@ -108,16 +110,22 @@ const tw_trace_info *tw_source_info(const tw_source *src);
 size_t tw_source_input_count(const tw_source *src);
 tw_input *tw_source_input(const tw_source *src, size_t i);
 const tw_format *tw_source_input_format(const tw_source *src, size_t i);
-/* Whether the events are now read ahead on a second thread (see
- * tw_source_opts.threads, threads_min_bytes and threads_steer): at the end,
- * whether the last ones were. */
+/* How the events were read so far (see tw_source_opts.threads,
+ * threads_min_bytes and threads_steer). */
+typedef struct tw_source_reading {
+    bool second_thread;  /* a second thread was started to read ahead */
+    bool ahead;          /* the events are read ahead on it: without steering,
+                          * once it started; with steering, while it is
+                          * measured to pay (at the end: as last measured) */
+    uint64_t before;     /* input bytes read on the caller's thread before it
+                          * started (a pipe's first bytes) */
+    uint64_t here;       /* input bytes read on the caller's thread after it
+                          * started, because one thread was measured faster */
+    uint64_t probed;     /* ... and, to measure how fast one thread reads */
+} tw_source_reading;
+void tw_source_reading_info(const tw_source *src, tw_source_reading *out);
+/* tw_source_reading_info()'s `ahead`. */
 bool tw_source_reading_ahead(const tw_source *src);
-/* With threads_steer: of tw_source_bytes(), those read on the caller's
- * thread after the second thread started (0 without steering): *probed of
- * them to measure how fast one thread reads, the rest because one thread
- * was the faster then.  A second thread was started when this or
- * tw_source_reading_ahead() is not 0. */
-uint64_t tw_source_bytes_read_here(const tw_source *src, uint64_t *probed);
 /* Events delivered so far. */
 uint64_t tw_source_event_count(const tw_source *src);
 /* Input bytes read so far over all inputs (with threads: up to the events

@@ -335,8 +335,9 @@ tw_source_opts cli_source_opts(const cli_reading *r) {
 }
 
 const char *cli_one_thread_why(const cli_reading *r, const tw_source *src) {
-    uint64_t probed;
-    if (tw_source_reading_ahead(src) || tw_source_bytes_read_here(src, &probed)) return NULL;
+    tw_source_reading how;
+    tw_source_reading_info(src, &how);
+    if (how.second_thread) return NULL;
     /* the reasons, in the order cli_source_opts() and the source's
      * threshold (tw_source_opts.threads_min_bytes) decide */
     if (r->threads == 1) return r->threads_env ? "TRACEWRIGHT_THREADS=1" : "--threads 1";

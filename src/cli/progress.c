@@ -276,20 +276,20 @@ void cli_read_summary(const cli_reading *rd, const tw_source *src, const char *o
     const char *one = one_thread_why ? one_thread_why : cli_one_thread_why(rd, src);
     /* with auto, one thread reads now and then, to compare, and reads on
      * while it is the faster */
-    uint64_t probed, here = tw_source_bytes_read_here(src, &probed);
-    char part[128] = "", p1[16], p2[16], p3[16];
-    if (!one && here == probed && here)
-        snprintf(part, sizeof part, " (and one thread %s of the input, to compare)",
-                 fmt_share(p1, here, bytes));
-    else if (!one && here && !probed)
-        snprintf(part, sizeof part, " but for %s of the input, which one thread read (faster there)",
-                 fmt_share(p1, here, bytes));
-    else if (!one && here)
-        snprintf(part, sizeof part,
-                 " but for %s of the input, which one thread read (faster there for %s, %s to "
-                 "compare)",
-                 fmt_share(p1, here, bytes), fmt_share(p2, here - probed, bytes),
-                 fmt_share(p3, probed, bytes));
+    tw_source_reading how;
+    tw_source_reading_info(src, &how);
+    char part[128] = "", kept[16], probed[16];
+    fmt_share(kept, how.here, bytes);
+    fmt_share(probed, how.probed, bytes);
+    if (one)
+        ;
+    else if (how.here && how.probed)
+        snprintf(part, sizeof part, " but for %s of the input, which one thread read faster (and %s to compare)",
+                 kept, probed);
+    else if (how.here)
+        snprintf(part, sizeof part, " but for %s of the input, which one thread read faster", kept);
+    else if (how.probed)
+        snprintf(part, sizeof part, " (one thread read %s of the input, to compare)", probed);
     char also[64] = "";
     if (writer) snprintf(also, sizeof also, ", and the %s writer finished on two", writer);
     fprintf(stderr, "tracewright: %s: %s, %llu event%s in %.3f s (%s/s, %s); %s%s%s%s\n", name, size,

@@ -108,6 +108,7 @@ struct tw_pump {
     bool want_parked;       /* parked, from the consumer's next batch on */
     unsigned switch_every;  /* for tests: switch every this many batches */
     unsigned long long its_way;  /* batches read the way they are meant to be */
+    unsigned long long heres;    /* stretches read here */
     tw_pump_clock_fn clock;
     void *clock_user;
     unsigned long long nbatches;  /* taken by the consumer */
@@ -400,10 +401,10 @@ static void stretch_over(tw_pump *p, int64_t now) {
     p->probing = false;
     if (p->rate[way] > p->rate[!way] * MARGIN) {  /* the probe wins: keep it */
         p->len = p->run = RUN_NS;
+        p->measuring = false;  /* a stretch of its own, from the next batch */
         return;
     }
-    p->run = p->run < RUN_NS ? RUN_NS : 2 * p->run;  /* the way before, for longer */
-    if (p->run > RUN_MAX_NS) p->run = RUN_MAX_NS;
+    p->run = 2 * p->run < RUN_MAX_NS ? 2 * p->run : RUN_MAX_NS;  /* the way before, for longer */
     p->len = p->run;
     set_parked(p, !p->want_parked);
 }
@@ -416,7 +417,11 @@ static void steer(tw_pump *p, bool filled_here) {
     p->nbatches++;
     if (filled_here != p->want_parked) return;  /* the ring is not yet drained */
     if (p->switch_every) {
-        if (++p->its_way % p->switch_every == 0) set_parked(p, !p->want_parked);
+        if (++p->its_way % p->switch_every == 0) {
+            set_parked(p, !p->want_parked);
+            /* the stretches read here count in turn as probes and not */
+            p->probing = p->want_parked && !(p->heres++ & 1);
+        }
         return;
     }
     if (!p->measuring) {
@@ -536,7 +541,10 @@ int tw_pump_next_run(tw_pump *p, const tw_event **ev, size_t *n) {
 
 uint64_t tw_pump_bytes(const tw_pump *p) { return p->bytes; }
 
-bool tw_pump_ahead(const tw_pump *p) { return !p->here && p->fn && !p->reading_here; }
+bool tw_pump_ahead(const tw_pump *p) {
+    /* in a probe, the way before it */
+    return !p->here && p->fn && (p->probing ? p->want_parked : !p->want_parked);
+}
 
 uint64_t tw_pump_here_bytes(const tw_pump *p, uint64_t *probed) {
     *probed = p->probe_bytes;

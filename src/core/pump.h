@@ -52,13 +52,15 @@ bool tw_pump_start_here(tw_pump *p, tw_pump_fn fn, tw_pump_bytes_fn bytes_fn, vo
  * a short probe the other, in input bytes per second of the clock.  The
  * events and diagnostics come as always, whichever way each batch was read.
  * `switch_every`, for tests: instead of measuring, switch every that many
- * batches.  Call after tw_pump_start(). */
+ * batches (the stretches read here count in turn as probes and as kept,
+ * for tw_pump_here_bytes()).  Call after tw_pump_start(). */
 void tw_pump_steer(tw_pump *p, unsigned switch_every);
 /* The clock steering reads, in ns (for tests; CLOCK_MONOTONIC by default). */
 typedef int64_t (*tw_pump_clock_fn)(void *user);
 void tw_pump_set_clock(tw_pump *p, tw_pump_clock_fn clock, void *user);
-/* Whether the last batch taken was read ahead on the thread (not here,
- * steering having parked it). */
+/* Whether the events are read ahead on the thread: without steering,
+ * always; with it, while it is measured to pay (in a probe of reading here,
+ * as before the probe). */
 bool tw_pump_ahead(const tw_pump *p);
 /* The input bytes read on the consumer's thread while steering had the
  * thread parked; *probed: how many of them in probes. */

@@ -31,6 +31,7 @@ struct tw_source {
     uint64_t threads_min_bytes;  /* tw_source_opts' */
     bool threads_steer;          /* tw_source_opts' */
     unsigned threads_switch_every;  /* tw_source_opts' */
+    uint64_t bytes_before;       /* read before the second thread started */
     bool drop_details;           /* tw_source_opts' */
     /* which input each (pid, tid) came from, to spot two inputs sharing one */
     struct owner {
@@ -345,6 +346,7 @@ static TW_NOINLINE void consider_threads(tw_source *s) {
                   (unknown && bytes_read(s) >= s->threads_min_bytes);
     if (s->threads && !enough && unknown) return;  /* not yet known */
     s->started = true;
+    s->bytes_before = bytes_read(s);  /* (before the thread reads on) */
     s->threaded = s->threads && enough && tw_pump_start(s->pump, pump_batch, pump_bytes, s);
     if (s->threaded && s->threads_steer) tw_pump_steer(s->pump, s->threads_switch_every);
     s->runs = s->threaded || tw_pump_start_here(s->pump, pump_batch, pump_bytes, s);
@@ -418,9 +420,14 @@ const tw_format *tw_source_input_format(const tw_source *s, size_t i) { return s
 uint64_t tw_source_event_count(const tw_source *s) { return s->events; }
 bool tw_source_reading_ahead(const tw_source *s) { return s->threaded && tw_pump_ahead(s->pump); }
 
-uint64_t tw_source_bytes_read_here(const tw_source *s, uint64_t *probed) {
-    *probed = 0;
-    return s->threaded ? tw_pump_here_bytes(s->pump, probed) : 0;
+void tw_source_reading_info(const tw_source *s, tw_source_reading *out) {
+    *out = (tw_source_reading){.second_thread = s->threaded,
+                               .ahead = tw_source_reading_ahead(s),
+                               .before = s->threaded ? s->bytes_before : 0};
+    if (s->threaded) {
+        out->here = tw_pump_here_bytes(s->pump, &out->probed);
+        out->here -= out->probed;
+    }
 }
 
 void tw_source_close(tw_source *s) {

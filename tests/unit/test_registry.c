@@ -231,11 +231,17 @@ static tw_source_opts reading_opts(int reading) {
 }
 
 /* Whether src read as `reading` says: ahead at the end with a thread; when
- * switching, with part of the input read here. */
+ * switching, with part of the input read here, in stretches counted in
+ * turn as probes and not. */
 static bool read_as(const tw_source *src, int reading) {
-    uint64_t probed, here = tw_source_bytes_read_here(src, &probed);
-    if (reading == SWITCH) return here > 0 && here < tw_source_bytes(src) && probed == 0;
-    return tw_source_reading_ahead(src) == (reading == THREAD) && here == 0;
+    tw_source_reading how;
+    tw_source_reading_info(src, &how);
+    if (reading == SWITCH)
+        return how.second_thread && how.here > 0 && how.probed > 0 &&
+               how.before + how.here + how.probed < tw_source_bytes(src);
+    /* (before: what the reader read at its opening, the log's header) */
+    return how.second_thread == (reading == THREAD) && how.ahead == (reading == THREAD) &&
+           how.here == 0 && how.probed == 0 && how.before < 1024;
 }
 
 /* tw_source_opts.drop_details: read in runs, on a second thread or not, the

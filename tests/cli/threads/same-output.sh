@@ -58,3 +58,10 @@ same convert -t stacktrack big_4711.log
 same stats big_4711.log office-startup_4711.log
 same convert -t jsonl control-loop.csv big_4711.log
 same compare big_4711.log office-startup_4711.log
+# a conversion that its output stops (a full disk), the second thread
+# reading or parked then
+same convert -t jsonl -o /dev/full big_4711.log
+# the switches did happen: -v says how much one thread read (the shares
+# vary with how far the second had read ahead when parked)
+TRACEWRIGHT_TEST_SWITCH=1 tracewright convert -v -t chrome --threads 2 -o /dev/null big_4711.log 2>&1 |
+    grep -c 'but for [0-9]* % of the input, which one thread read faster (and [0-9]* % to compare)'
