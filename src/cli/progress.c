@@ -278,18 +278,21 @@ void cli_read_summary(const cli_reading *rd, const tw_source *src, const char *o
      * while it is the faster */
     tw_source_reading how;
     tw_source_reading_info(src, &how);
-    char part[128] = "", kept[16], probed[16];
-    fmt_share(kept, how.here, bytes);
-    fmt_share(probed, how.probed, bytes);
-    if (one)
-        ;
-    else if (how.here && how.probed)
-        snprintf(part, sizeof part, " but for %s of the input, which one thread read faster (and %s to compare)",
-                 kept, probed);
-    else if (how.here)
-        snprintf(part, sizeof part, " but for %s of the input, which one thread read faster", kept);
-    else if (how.probed)
-        snprintf(part, sizeof part, " (one thread read %s of the input, to compare)", probed);
+    char part[128] = "";
+    if (!one) {
+        char kept[16], probed[16];
+        fmt_share(kept, how.here, bytes);
+        fmt_share(probed, how.probed, bytes);
+        if (how.here && how.probed)
+            snprintf(part, sizeof part,
+                     " but for %s of the input, which one thread read faster (and %s to compare)",
+                     kept, probed);
+        else if (how.here)
+            snprintf(part, sizeof part, " but for %s of the input, which one thread read faster",
+                     kept);
+        else if (how.probed)
+            snprintf(part, sizeof part, " (one thread read %s of the input, to compare)", probed);
+    }
     char also[64] = "";
     if (writer) snprintf(also, sizeof also, ", and the %s writer finished on two", writer);
     fprintf(stderr, "tracewright: %s: %s, %llu event%s in %.3f s (%s/s, %s); %s%s%s%s\n", name, size,

@@ -107,18 +107,16 @@ struct tw_pump {
     bool steer;
     bool want_parked;       /* parked, from the consumer's next batch on */
     unsigned switch_every;  /* for tests: switch every this many batches */
-    unsigned long long its_way;  /* batches read the way they are meant to be */
-    unsigned long long heres;    /* stretches read here */
+    unsigned long long heres;    /* for tests: stretches read here */
     tw_pump_clock_fn clock;
     void *clock_user;
-    unsigned long long nbatches;  /* taken by the consumer */
+    unsigned long long taken;  /* batches taken the current stretch's way */
     bool probing;           /* the current stretch is a probe */
     bool measuring;         /* t0, b0 are the current stretch's start */
     bool first_done;        /* the first stretch ahead is over */
     int64_t t0, len;        /* its start, and how long it is to last */
     int64_t run;            /* how long the last stretch that was not a probe was to last */
     uint64_t b0;
-    unsigned long long n0;  /* nbatches at its start */
     double rate[2];         /* bytes/ns of the last stretch ahead [0] and here [1] */
     uint64_t here_bytes;    /* input bytes read here while the thread was parked, */
     uint64_t probe_bytes;   /* and of them, in probes */
@@ -386,6 +384,7 @@ bool tw_pump_start(tw_pump *p, tw_pump_fn fn, tw_pump_bytes_fn bytes_fn, void *u
 static void set_parked(tw_pump *p, bool parked) {
     p->want_parked = parked;
     p->measuring = false;
+    p->taken = 0;
 }
 
 /* The stretch that ends now: its speed, and what comes next. */
@@ -402,6 +401,7 @@ static void stretch_over(tw_pump *p, int64_t now) {
     if (p->rate[way] > p->rate[!way] * MARGIN) {  /* the probe wins: keep it */
         p->len = p->run = RUN_NS;
         p->measuring = false;  /* a stretch of its own, from the next batch */
+        p->taken = 0;
         return;
     }
     p->run = 2 * p->run < RUN_MAX_NS ? 2 * p->run : RUN_MAX_NS;  /* the way before, for longer */
@@ -414,10 +414,10 @@ static void stretch_over(tw_pump *p, int64_t now) {
  * A stretch is measured from its first batch filled its way (reading here,
  * the batches the thread filled before it was parked come first). */
 static void steer(tw_pump *p, bool filled_here) {
-    p->nbatches++;
     if (filled_here != p->want_parked) return;  /* the ring is not yet drained */
+    p->taken++;
     if (p->switch_every) {
-        if (++p->its_way % p->switch_every == 0) {
+        if (p->taken == p->switch_every) {
             set_parked(p, !p->want_parked);
             /* the stretches read here count in turn as probes and not */
             p->probing = p->want_parked && !(p->heres++ & 1);
@@ -428,21 +428,21 @@ static void steer(tw_pump *p, bool filled_here) {
         p->measuring = true;
         p->t0 = p->clock(p->clock_user);
         p->b0 = p->bytes;
-        p->n0 = p->nbatches;
+        p->taken = 0;
         return;
     }
-    if ((p->nbatches - p->n0) % CLOCK_EVERY) return;
-    if (p->probing && p->nbatches - p->n0 < PROBE_BATCHES) return;
+    if (p->taken % CLOCK_EVERY) return;
+    if (p->probing && p->taken < PROBE_BATCHES) return;
     if (!p->first_done && p->bytes - p->b0 < FIRST_BYTES) return;
     int64_t now = p->clock(p->clock_user);
-    if (now - p->t0 < (p->first_done ? p->len : FIRST_NS)) return;
+    if (now - p->t0 < p->len) return;
     p->first_done = true;
     stretch_over(p, now);
 }
 
 void tw_pump_steer(tw_pump *p, unsigned switch_every) {
     p->steer = true;
-    p->run = FIRST_NS;
+    p->len = p->run = FIRST_NS;
     p->switch_every = switch_every;
 }
 

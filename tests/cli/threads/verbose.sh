@@ -81,7 +81,7 @@ head -c 8000000 big.log | expect "$small" tracewright stats -v -
 # says how much one thread read.  On inputs this small it never probes;
 # TRACEWRIGHT_TEST_SWITCH=N (for the tests) switches every N batches
 # instead of measuring, and -v counts the stretches read on one thread in
-# turn as probes ("to compare") and as kept ("faster there"): the log's 243
+# turn as probes ("to compare") and as kept ("read faster"): the log's 243
 # batches hold many stretches of 8, and one of 150 after the first.  How
 # much each thread reads varies with how far the second had read ahead
 # when asked to stop: the shares are shown as P.
