@@ -315,6 +315,10 @@ typedef struct cp_reader {
     /* the events of the current line */
     tw_evq q;
     tw_buf text;
+    /* the input's window for lines read in place (tw_input_window()), kept
+     * from one line to the next; nwin 0 once a line was read otherwise */
+    const unsigned char *win;
+    size_t nwin;
     /* interned names */
     const tw_str *k_count, *k_ip, *k_function, *k_reason, *k_generations, *k_status, *k_iid,
         *k_thread_id, *k_reserved, *n_gc, *n_pause, *n_resume, *n_samples, *n_proc_cpu,
@@ -1069,12 +1073,16 @@ static TW_INLINE cp_thread *token_thread(cp_reader *r, const char *p) {
     return t;
 }
 
-static TW_INLINE bool plain_sample(cp_reader *r, const tw_line *l, tw_event *ev) {
+/* The usual line, a "sam str" record of one frame pushed or popped, at s
+ * (its n bytes, ending in an LF): true with its event in *ev but for the
+ * event's location, which the caller sets; false, with nothing changed,
+ * for any other line. */
+static TW_INLINE bool plain_sample(cp_reader *r, const char *s, size_t n, tw_event *ev) {
     static const char head[8] = {'s', 'a', 'm', ' ', 's', 't', 'r', ' '};
-    const char *s = l->s, *e = s + l->len, *p = s + 19;
+    const char *e = s + n, *p = s + 19;
     cp_thread *th;
     uint64_t ms, keep, prev;
-    if (l->len < 24 || !l->eol || memcmp(s, head, 8) != 0 || !(th = token_thread(r, s + 8)) ||
+    if (n < 24 || memcmp(s, head, 8) != 0 || !(th = token_thread(r, s + 8)) ||
         !(p = usual_dec(p, e, &ms)) || ms > MAX_MS || p[0] != ' ' || p[1] != '0' || p[2] != ' ' ||
         !(p = tw_scan_dec_eol(p + 3, &keep)) || *p != ':' ||
         !(p = tw_scan_dec_eol(p + 1, &prev)) || prev != th->depth)
@@ -1101,7 +1109,20 @@ static TW_INLINE bool plain_sample(cp_reader *r, const tw_line *l, tw_event *ev)
     ev->name = name;
     ev->tid = th->tid;
     ev->ts = record_time(r, ms);
-    ev->loc = tw_text_loc(r->file, l, 0);
+    return true;
+}
+
+/* plain_sample() of the line at the cursor, read in place (the input's
+ * window, tw_input_window()) before a line reader looks for it: the same
+ * lines, when they end in an LF (not a CRLF), with the same event; nothing
+ * is consumed for any other line (tw_input_getline() then reads it). */
+static TW_INLINE bool plain_inplace(cp_reader *r, tw_event *ev) {
+    size_t n;
+    const char *s = tw_window_line(r->ctx.in, &r->win, &r->nwin, &n);
+    if (!s || !plain_sample(r, s, n, ev)) return false;
+    tw_line l;
+    tw_window_take(r->ctx.in, &r->win, &r->nwin, n, &l);
+    ev->loc = tw_text_loc(r->file, &l, 0);
     return true;
 }
 
@@ -1295,7 +1316,7 @@ static int cp_open(const tw_read_ctx *ctx, void **state) {
         TW_META_THREAD_NAME, TW_META_PROCESS_NAME};
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
         if (!(*k[i] = tw_intern_cstr(st, names[i]))) {
-            tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+            tw_own_names_failed(ctx);
             free(r);
             return TW_ERR;
         }
@@ -1326,9 +1347,12 @@ static TW_INLINE int cp_next_one(void *state, tw_event *ev) {
         if (r->have_held) {
             r->have_held = false;
             l = r->held;  /* still valid: nothing was read since */
-        } else if ((rc = tw_read_line(&r->ctx, &l)) < 0) {
+        } else if (!tw_diag_stopped(r->ctx.diag) && plain_inplace(r, ev)) {
+            return TW_OK;
+        } else if ((r->nwin = 0, rc = tw_read_line(&r->ctx, &l)) < 0) {
             return TW_ERR;
-        } else if (rc == 1 && plain_sample(r, &l, ev)) {
+        } else if (rc == 1 && l.eol && plain_sample(r, l.s, l.len, ev)) {
+            ev->loc = tw_text_loc(r->file, &l, 0);
             return TW_OK;
         }
         tw_evq_begin(&r->q, ev);
@@ -1967,7 +1991,26 @@ static const tw_fidelity cp_fidelity = {
     .partly = TW_PARTLY_PROCESS_NAMES | TW_PARTLY_COUNTER_THREADS,
 };
 
-TW_READ_NEXT_BATCH(cp_next, cp_batch, cp_next_one)
+static int cp_next(void *state, tw_event *ev) { return cp_next_one(state, ev); }
+
+/* A run of events (tw_batch), as tw_read_batch_with() reads it with
+ * cp_next(), but the usual lines, read in place, go straight into the
+ * batch without a call each: they report nothing and end no run (no
+ * message, attributes or transient name). */
+static int cp_batch(void *state, tw_batch *b) {
+    cp_reader *r = state;
+    while (b->n < b->cap) {
+        /* cp_next_one()'s first steps, for the usual line */
+        if (tw_evq_empty(&r->q) && !r->eof && !r->have_held && !tw_diag_stopped(r->ctx.diag)) {
+            size_t n0 = b->n;
+            while (b->n < b->cap && plain_inplace(r, &b->ev[b->n])) b->n++;
+            if (b->n > n0) continue;
+        }
+        int rc; /* any other: one event the general way */
+        if (!tw_read_one_with(cp_next, r, b, &rc)) return rc;
+    }
+    return TW_OK;
+}
 
 static const tw_format cp_format = {
     .abi = TW_FORMAT_ABI,

@@ -83,6 +83,51 @@ static inline void tw_intern_failed(const tw_read_ctx *ctx, const tw_loc *loc, c
         tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, loc, "cannot store %s: out of memory", what);
 }
 
+/*
+ * Lines read in place (tw_input_window()): a reader keeps the window in
+ * `win` and `nwin` from one line to the next, and sets nwin to 0 when it
+ * reads a line otherwise.  tw_window_line(): the line at the cursor, when
+ * the window (asked for again when empty) holds its LF and the line is not
+ * empty and ends in no CR: its bytes, *n its length; NULL otherwise, with
+ * nothing consumed.  tw_window_take(): consume such a line of `len` bytes
+ * and its LF (tw_input_take_line()); what is left of the window is one.
+ */
+static inline const char *tw_window_line(tw_input *in, const unsigned char **win, size_t *nwin,
+                                         size_t *n) {
+    if (!*nwin && !(*nwin = tw_input_window(in, win))) return NULL;
+    const char *s = (const char *)*win, *nl = memchr(s, '\n', *nwin);
+    if (!nl || nl == s || nl[-1] == '\r') return NULL;
+    *n = (size_t)(nl - s);
+    return s;
+}
+static inline void tw_window_take(tw_input *in, const unsigned char **win, size_t *nwin,
+                                  size_t len, tw_line *line) {
+    tw_input_take_line(in, len, line);
+    *win += len + 1;
+    *nwin -= len + 1;
+}
+
+/* In a reader's own run (read_batch, around a loop of its usual lines or
+ * records), an event that loop does not take, read with `next` as
+ * tw_read_batch_with() would, one event long: true when the run goes on;
+ * false when it is over, *rc then being what read_batch returns (TW_OK
+ * after an event that ends the run, TW_EOF, TW_ERR). */
+static inline bool tw_read_one_with(int (*next)(void *state, tw_event *ev), void *state,
+                                    tw_batch *b, int *rc) {
+    size_t cap = b->cap;
+    b->cap = b->n + 1;
+    *rc = tw_read_batch_with(next, state, b);
+    b->cap = cap;
+    return *rc == TW_OK && !tw_event_ends_run(&b->ev[b->n - 1]);
+}
+
+/* A reader's open could not intern the names it uses itself (keys,
+ * categories): reported for the whole input, as tw_intern_failed(). */
+static inline void tw_own_names_failed(const tw_read_ctx *ctx) {
+    tw_loc loc = {.file = ctx->in ? tw_input_name(ctx->in) : NULL, .kind = TW_LOC_FILE};
+    tw_intern_failed(ctx, ctx->in ? &loc : NULL, "the reader's own names");
+}
+
 /* The next line of a text reader's input, as tw_input_getline(), but -1
  * once tw_diag_stopped(): a reader's loop then ends instead of failing
  * again on every line after a limit. */

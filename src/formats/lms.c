@@ -332,9 +332,7 @@ static TW_INLINE bool plain_inplace(lms_reader *r, tw_event *ev) {
         return false;
     tw_line l;
     size_t len = (size_t)(p - s);
-    tw_input_take_line(r->ctx.in, len, &l);
-    r->win += len + 1;  /* what is left of the window is one */
-    r->nwin -= len + 1;
+    tw_window_take(r->ctx.in, &r->win, &r->nwin, len, &l);
     record_event(r, &l, ev, name, cum, ts);
     return true;
 }
@@ -458,7 +456,25 @@ static const tw_fidelity lms_fidelity = {
     .partly = 0,
 };
 
-TW_READ_NEXT_BATCH(lms_next, lms_batch, lms_next_one)
+static int lms_next(void *state, tw_event *ev) { return lms_next_one(state, ev); }
+
+/* A run of events (tw_batch), as tw_read_batch_with() reads it with
+ * lms_next(), but the usual lines, read in place, go straight into the
+ * batch without a call each: they report nothing and end no run (no
+ * message, attributes or transient name). */
+static int lms_batch(void *state, tw_batch *b) {
+    lms_reader *r = state;
+    while (b->n < b->cap) {
+        if (!tw_diag_stopped(r->ctx.diag)) {
+            size_t n0 = b->n;
+            while (b->n < b->cap && plain_inplace(r, &b->ev[b->n])) b->n++;
+            if (b->n > n0) continue;
+        }
+        int rc; /* any other: one event the general way */
+        if (!tw_read_one_with(lms_next, r, b, &rc)) return rc;
+    }
+    return TW_OK;
+}
 
 static const tw_format lms_format = {
     .abi = TW_FORMAT_ABI,

@@ -119,6 +119,10 @@ typedef struct rtl_reader {
     tw_buf tnames;
     size_t *tname, tname_cap;
     const tw_str *empty, *meta_end;
+    /* the input's window for lines read in place (tw_input_window()), kept
+     * from one line to the next; nwin 0 once a line was read otherwise */
+    const unsigned char *win;
+    size_t nwin;
 } rtl_reader;
 
 static bool pid_from_name(const char *path, uint32_t *pid) {
@@ -508,21 +512,24 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
     return false;
 }
 
-/* The usual line, "TIME THREAD { NAME" or "TIME THREAD } NAME" with the
- * timer not wrapping, straight into *ev: true when taken (ev->name NULL if
- * the name could not be interned: reported, no event); false, with nothing
- * changed, for any other line, which process_line() then takes.  Same
- * result as process_line() for the lines it takes, without the queue. */
-static TW_INLINE bool plain_record(rtl_reader *r, const tw_line *l, tw_event *ev) {
-    const char *s = l->s;
-    size_t n = l->len;
-    uint64_t ms, tid;
+/* The usual line's head, "TIME THREAD { " or "TIME THREAD } ", at s (its
+ * n bytes): the index of the kind character and the time in *ts, the
+ * timer not wrapping; 0, with nothing changed, for any other line. */
+static TW_INLINE size_t plain_head(rtl_reader *r, const char *s, size_t n, int64_t *ts,
+                                   uint64_t *tid) {
+    uint64_t ms;
     bool ovf;
     size_t k;
-    size_t kc = record_head(s, n, &ms, &ovf, &k, &tid); /* index of the kind character */
-    if (kc == 0 || ovf || (s[kc] != '{' && s[kc] != '}')) return false;
-    int64_t ts;
-    if (!convert_ms_near(r, ms, &ts)) return false;
+    size_t kc = record_head(s, n, &ms, &ovf, &k, tid); /* index of the kind character */
+    if (kc == 0 || ovf || (s[kc] != '{' && s[kc] != '}')) return 0;
+    return convert_ms_near(r, ms, ts) ? kc : 0;
+}
+
+/* The usual line's event, its head taken by plain_head(). */
+static TW_INLINE void plain_event(rtl_reader *r, const tw_line *l, size_t kc, int64_t ts,
+                                  uint64_t tid, tw_event *ev) {
+    const char *s = l->s;
+    size_t n = l->len;
     /* seen_record is set already: convert_ms_near() needs have_prev */
     r->closed = false;
     r->last_line = l->no;
@@ -535,6 +542,35 @@ static TW_INLINE bool plain_record(rtl_reader *r, const tw_line *l, tw_event *ev
     ev->kind = s[kc] == '{' ? TW_BEGIN : TW_END;
     ev->loc = tw_text_loc(r->file, l, 0);
     ev->name = intern(r, s + rest, n - rest, &ev->loc);
+}
+
+/* The usual line, "TIME THREAD { NAME" or "TIME THREAD } NAME" with the
+ * timer not wrapping, straight into *ev: true when taken (ev->name NULL if
+ * the name could not be interned: reported, no event); false, with nothing
+ * changed, for any other line, which process_line() then takes.  Same
+ * result as process_line() for the lines it takes, without the queue. */
+static TW_INLINE bool plain_record(rtl_reader *r, const tw_line *l, tw_event *ev) {
+    int64_t ts;
+    uint64_t tid;
+    size_t kc = plain_head(r, l->s, l->len, &ts, &tid);
+    if (!kc) return false;
+    plain_event(r, l, kc, ts, tid, ev);
+    return true;
+}
+
+/* plain_record() of the line at the cursor, read in place (the input's
+ * window, tw_input_window()) before a line reader looks for it: the same
+ * lines, when they end in an LF (not a CRLF), with the same event; nothing
+ * is consumed for any other line (tw_input_getline() then reads it). */
+static TW_INLINE bool plain_inplace(rtl_reader *r, tw_event *ev) {
+    size_t n, kc;
+    const char *s = tw_window_line(r->ctx.in, &r->win, &r->nwin, &n);
+    int64_t ts;
+    uint64_t tid;
+    if (!s || !(kc = plain_head(r, s, n, &ts, &tid))) return false;
+    tw_line l;
+    tw_window_take(r->ctx.in, &r->win, &r->nwin, n, &l);
+    plain_event(r, &l, kc, ts, tid, ev);
     return true;
 }
 
@@ -558,7 +594,7 @@ static int rtl_open(const tw_read_ctx *ctx, void **state) {
     r->empty = tw_intern(r->ctx.strtab, "", 0);
     r->meta_end = tw_intern_cstr(r->ctx.strtab, TW_META_TRACE_END);
     if (!r->empty || !r->meta_end) {
-        tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        tw_own_names_failed(ctx);
         free(r->q);
         free(r);
         return TW_ERR;
@@ -625,6 +661,11 @@ static TW_INLINE int rtl_next_one(void *state, tw_event *ev) {
         }
         r->qhead = r->qn = 0;
         tw_buf_clear(&r->tnames);
+        if (!r->have_held && !tw_diag_stopped(r->ctx.diag) && plain_inplace(r, ev)) {
+            if (ev->name) return TW_OK;
+            continue;
+        }
+        r->nwin = 0; /* the next plain_inplace() asks for the window again */
         tw_line l;
         if (r->have_held) {
             r->have_held = false;
@@ -842,7 +883,31 @@ static const tw_fidelity rtl_fidelity = {
     .partly = 0,
 };
 
-TW_READ_NEXT_BATCH(rtl_next, rtl_batch, rtl_next_one)
+static int rtl_next(void *state, tw_event *ev) { return rtl_next_one(state, ev); }
+
+/* A run of events (tw_batch), as tw_read_batch_with() reads it with
+ * rtl_next(), but the usual lines, read in place, go straight into the
+ * batch without a call each: they end no run (no message, attributes or
+ * transient name), and only a name that could not be interned (reported,
+ * no event) changes whether reading stops. */
+static int rtl_batch(void *state, tw_batch *b) {
+    rtl_reader *r = state;
+    while (b->n < b->cap) {
+        /* rtl_next_one()'s first steps, for the usual line */
+        if (r->qhead >= r->qn && !r->have_held && !tw_diag_stopped(r->ctx.diag)) {
+            bool taken;
+            while ((taken = plain_inplace(r, &b->ev[b->n])) && b->ev[b->n].name)
+                if (++b->n == b->cap) return TW_OK;
+            if (taken) {
+                if (tw_diag_stopped(b->stop)) return TW_ERR;
+                continue;
+            }
+        }
+        int rc; /* any other: one event the general way */
+        if (!tw_read_one_with(rtl_next, r, b, &rc)) return rc;
+    }
+    return TW_OK;
+}
 
 static const tw_format rtl_format = {
     .abi = TW_FORMAT_ABI,

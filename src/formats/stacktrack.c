@@ -980,7 +980,7 @@ static int st_open(const tw_read_ctx *ctx, void **state) {
     ctx->info->resolution_ns = 1;
     int rc = TW_ERR;
     if (!r->k_file || !r->k_line || !r->k_prop)
-        tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        tw_own_names_failed(ctx);
     else if (!style_opt(ctx, OPT_ENTRY, &r->entry_style) ||
              !style_opt(ctx, OPT_EXIT, &r->exit_style))
         ;
@@ -1541,7 +1541,43 @@ static const tw_fidelity st_fidelity = {
     .partly = 0,
 };
 
-TW_READ_BATCH(st_batch, st_next)
+TW_READ_BATCH(st_run, st_next)
+
+/* A run of events (tw_batch), as tw_read_batch_with() reads it with
+ * st_next(), but where the consumer drops the events' details (which
+ * otherwise end a run at every event that has a source file) the
+ * commonest buffers (plain_hit(), which reports nothing) go straight into
+ * the batch without a call each, their bytes skipped at once. */
+static int st_batch(void *state, tw_batch *b) {
+    st_reader *r = state;
+    if (!b->drop_details) return st_run(r, b);
+    while (b->n < b->cap) {
+        /* st_next()'s first steps, for the commonest buffer */
+        if (!r->qn && !r->eof && !tw_diag_stopped(r->ctx.diag)) {
+            size_t n0 = b->n, k = 0;
+            while (b->n < b->cap && r->avail >= r->g.entry) {
+                const unsigned char *buffer_at = r->p;
+                r->p += r->g.entry; /* as st_next() has it for plain_hit() */
+                r->avail -= r->g.entry;
+                tw_event *e = &b->ev[b->n];
+                if (!plain_hit(r, buffer_at, e)) {
+                    r->p = buffer_at;
+                    r->avail += r->g.entry;
+                    break;
+                }
+                k += r->g.entry;
+                b->n++;
+                e->attrs = NULL; /* its details dropped: it has no message */
+                e->nattrs = 0;
+            }
+            tw_input_skip(r->ctx.in, k);
+            if (b->n > n0) continue;
+        }
+        int rc; /* any other: one event the general way */
+        if (!tw_read_one_with(st_next, r, b, &rc)) return rc;
+    }
+    return TW_OK;
+}
 
 static const tw_format st_format = {
     .abi = TW_FORMAT_ABI,

@@ -340,6 +340,7 @@ struct t1_reader {
      * kept from one line to the next; nwin 0 once a line was read otherwise */
     const unsigned char *win;
     size_t nwin;
+    bool order_checked;     /* function_event() called check_order() */
     uint64_t next_tid;
     tw_u64map tracks;       /* state tracks announced */
     tw_u64map active;       /* state handle -> the area of its active state */
@@ -977,7 +978,10 @@ static TW_INLINE void function_event(t1_reader *r, area *a, uint32_t h, char cod
     ev->tid = tid;
     ev->ts = ts;
     tw_loc_copy(&ev->loc, loc);
-    if (!order_usual(a, tid, code)) check_order(r, a, h, tid, code, a->name, &ev->loc);
+    if (!order_usual(a, tid, code)) {
+        check_order(r, a, h, tid, code, a->name, &ev->loc);
+        r->order_checked = true;
+    }
 }
 
 /*
@@ -1055,20 +1059,19 @@ static TW_INLINE bool plain_inplace(t1_reader *r, tw_event *ev) {
     size_t len = plain_scan(r, (const char *)r->win, r->nwin, true, &p);
     if (!len) return false;
     tw_line l;
-    tw_input_take_line(r->ctx.in, len, &l);
-    r->win += len + 1;
-    r->nwin -= len + 1;
+    tw_window_take(r->ctx.in, &r->win, &r->nwin, len, &l);
     tw_loc loc = tw_text_loc(r->file, &l, 0);
     function_event(r, p.a, p.handle, p.code, p.tid, p.ts, &loc, ev);
     return true;
 }
 
-bool t1_plain_entry(t1_reader *r, uint32_t handle, char code, uint64_t tid, int64_t ts,
-                    const tw_loc *loc, tw_event *ev) {
+int t1_plain_entry(t1_reader *r, uint32_t handle, char code, uint64_t tid, int64_t ts,
+                   const tw_loc *loc, tw_event *ev) {
     area *a;
-    if (handle >> 28 != T1_FUNCTION || !(a = plain_area(r, handle)) || !a->name) return false;
+    if (handle >> 28 != T1_FUNCTION || !(a = plain_area(r, handle)) || !a->name) return 0;
+    r->order_checked = false;
     function_event(r, a, handle, code, tid, ts, loc, ev);
-    return true;
+    return r->order_checked ? T1_PLAIN_CHECKED : T1_PLAIN;
 }
 
 static void entry_info(t1_reader *r, const tw_line *l, const field *fv) {
@@ -1311,7 +1314,7 @@ int t1_open(const tw_read_ctx *ctx, bool companion, t1_reader **out) {
         ok = (r->k_t[m] = tw_intern_cstr(ctx->strtab, b)) != NULL;
     }
     if (!ok) {
-        tw_intern_failed(ctx, NULL, "the reader's own names");
+        tw_own_names_failed(ctx);
         t1_close(r);
         return TW_ERR;
     }
@@ -2083,19 +2086,23 @@ static int text1_next(void *state, tw_event *ev) { return next_entry(state, ev);
 static int text1_batch(void *state, tw_batch *b) {
     t1_reader *r = state;
     while (b->n < b->cap) {
-        /* next_entry()'s first steps, for the usual entry */
-        if (tw_evq_empty(&r->q) && !r->eof && r->ctx.in && !tw_diag_stopped(r->ctx.diag) &&
-            plain_inplace(r, &b->ev[b->n])) {
-            if (tw_diag_stopped(b->stop)) return TW_ERR;
-            b->n++;
-            continue;
+        /* next_entry()'s first steps, for the usual entry; they hold for
+         * the next one unless this one's order was checked, the one step
+         * of a usual entry that may report (none queues an event) */
+        if (tw_evq_empty(&r->q) && !r->eof && r->ctx.in && !tw_diag_stopped(r->ctx.diag)) {
+            size_t n0 = b->n;
+            r->order_checked = false;
+            while (b->n < b->cap && plain_inplace(r, &b->ev[b->n])) {
+                b->n++;
+                if (r->order_checked) break;
+            }
+            if (b->n > n0) {
+                if (r->order_checked && tw_diag_stopped(b->stop)) return TW_ERR;
+                continue;
+            }
         }
-        size_t cap = b->cap;
-        b->cap = b->n + 1;  /* any other: one event the general way */
-        int rc = tw_read_batch_with(text1_next, r, b);
-        b->cap = cap;
-        if (rc != TW_OK) return rc;
-        if (tw_event_ends_run(&b->ev[b->n - 1])) break;
+        int rc; /* any other: one event the general way */
+        if (!tw_read_one_with(text1_next, r, b, &rc)) return rc;
     }
     return TW_OK;
 }

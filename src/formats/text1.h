@@ -37,12 +37,15 @@ void t1_timeline(t1_reader *r, uint32_t handle, char code, uint64_t data, bool h
                  uint64_t tid, int64_t ts, const tw_loc *loc);
 
 /* The commonest .BIN record: entry `code` (E, S, R or X) of a named
- * function, read straight into *ev, which gets a copy of *loc (true), with
- * the events and reports t1_timeline() would give, when no event waits
- * (t1_next() gave TW_EOF); false, having changed nothing, for any other
- * entry: t1_timeline() takes it. */
-bool t1_plain_entry(t1_reader *r, uint32_t handle, char code, uint64_t tid, int64_t ts,
-                    const tw_loc *loc, tw_event *ev);
+ * function, read straight into *ev, which gets a copy of *loc, with the
+ * events and reports t1_timeline() would give, when no event waits
+ * (t1_next() gave TW_EOF): T1_PLAIN, or T1_PLAIN_CHECKED when its order
+ * was checked the general way, which may have reported (none queues an
+ * event); 0, having changed nothing, for any other entry: t1_timeline()
+ * takes it. */
+enum { T1_PLAIN = 1, T1_PLAIN_CHECKED = 2 };
+int t1_plain_entry(t1_reader *r, uint32_t handle, char code, uint64_t tid, int64_t ts,
+                   const tw_loc *loc, tw_event *ev);
 
 /* Around the t1_timeline() and t1_thread_name() calls of one record:
  * its first event goes straight to `out`, and t1_first() tells whether

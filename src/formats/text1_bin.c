@@ -210,9 +210,9 @@ static const char CODES[5] = {'X', 'S', 'R', 'E', 'W'}; /* by event type */
 
 /* The commonest record: an entry (E, S, R or X) of a named function on a
  * core already named (layout 1.1) or of layout 1.0, read straight into *ev
- * by t1_plain_entry() (true); false, having changed nothing, for record()
- * to take. */
-static TW_INLINE bool plain_record(bin_reader *r, const unsigned char *p, tw_event *ev) {
+ * by t1_plain_entry() (what that returns); 0, having changed nothing, for
+ * record() to take. */
+static TW_INLINE int plain_record(bin_reader *r, const unsigned char *p, tw_event *ev) {
     uint32_t w = le32(p + 4);
     unsigned type;
     uint64_t tid;
@@ -225,12 +225,11 @@ static TW_INLINE bool plain_record(bin_reader *r, const unsigned char *p, tw_eve
         tid = 0;
         type = w >> 24 & 0xF;
     }
-    if (type > 3) return false; /* W */
+    if (type > 3) return 0; /* W */
     tw_loc loc = rec_loc(r, r->rec);
-    if (!t1_plain_entry(r->names, le32(p), CODES[type], tid, (int64_t)le64(p + 16), &loc, ev))
-        return false;
-    r->rec++;
-    return true;
+    int taken = t1_plain_entry(r->names, le32(p), CODES[type], tid, (int64_t)le64(p + 16), &loc, ev);
+    if (taken) r->rec++;
+    return taken;
 }
 
 static TW_NOINLINE void record(bin_reader *r, const unsigned char *p) {
@@ -295,7 +294,7 @@ static TW_INLINE int bin_next_one(void *state, tw_event *ev) {
                 continue;
             }
         }
-        bool direct = plain_record(r, r->p, ev);
+        bool direct = plain_record(r, r->p, ev) != 0;
         if (!direct) {
             t1_begin(r->names, ev);
             record(r, r->p);
@@ -345,7 +344,39 @@ static const tw_fidelity bin_fidelity = {
     .partly = TW_PARTLY_COUNTER_THREADS | TW_PARTLY_NO_STATE_THREADS,
 };
 
-TW_READ_NEXT_BATCH(bin_next, bin_batch, bin_next_one)
+static int bin_next(void *state, tw_event *ev) { return bin_next_one(state, ev); }
+
+/* A run of events (tw_batch), as tw_read_batch_with() reads it with
+ * bin_next(), but the usual records go straight into the batch without a
+ * call each, their bytes skipped at once: they end no run (no message,
+ * attributes or transient name), and bin_next_one()'s first steps hold
+ * for the next one unless this one's order was checked (which may have
+ * reported). */
+static int bin_batch(void *state, tw_batch *b) {
+    bin_reader *r = state;
+    while (b->n < b->cap) {
+        if (!r->queued && !r->eof && !tw_diag_stopped(r->ctx.diag)) {
+            size_t n0 = b->n, k = 0;
+            int taken = 0;
+            while (b->n < b->cap && r->avail - k >= REC &&
+                   (taken = plain_record(r, r->p + k, &b->ev[b->n]))) {
+                k += REC;
+                b->n++;
+                if (taken == T1_PLAIN_CHECKED) break;
+            }
+            r->p += k;
+            r->avail -= k;
+            tw_input_skip(r->ctx.in, k);
+            if (b->n > n0) {
+                if (taken == T1_PLAIN_CHECKED && tw_diag_stopped(b->stop)) return TW_ERR;
+                continue;
+            }
+        }
+        int rc; /* any other: one event the general way */
+        if (!tw_read_one_with(bin_next, r, b, &rc)) return rc;
+    }
+    return TW_OK;
+}
 
 static const tw_format bin_format = {
     .abi = TW_FORMAT_ABI,
