@@ -2093,13 +2093,12 @@ static int text1_batch(void *state, tw_batch *b) {
             size_t n0 = b->n;
             r->order_checked = false;
             while (b->n < b->cap && plain_inplace(r, &b->ev[b->n])) {
+                /* an entry after which reading stops is not stored */
+                if (r->order_checked && tw_diag_stopped(b->stop)) return TW_ERR;
                 b->n++;
                 if (r->order_checked) break;
             }
-            if (b->n > n0) {
-                if (r->order_checked && tw_diag_stopped(b->stop)) return TW_ERR;
-                continue;
-            }
+            if (b->n > n0) continue;
         }
         int rc; /* any other: one event the general way */
         if (!tw_read_one_with(text1_next, r, b, &rc)) return rc;

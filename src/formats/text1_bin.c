@@ -218,10 +218,10 @@ static TW_INLINE int plain_record(bin_reader *r, const unsigned char *p, tw_even
     uint64_t tid;
     if (r->version == 11) {
         tid = w >> 4 & 0xFF;
-        if (!fits11(w) || !(r->cores[tid / 8] & 1u << (tid % 8))) return false;
+        if (!fits11(w) || !(r->cores[tid / 8] & 1u << (tid % 8))) return 0;
         type = w & 0xF;
     } else {
-        if (!fits10(w)) return false;
+        if (!fits10(w)) return 0;
         tid = 0;
         type = w >> 24 & 0xF;
     }
@@ -361,16 +361,19 @@ static int bin_batch(void *state, tw_batch *b) {
             while (b->n < b->cap && r->avail - k >= REC &&
                    (taken = plain_record(r, r->p + k, &b->ev[b->n]))) {
                 k += REC;
-                b->n++;
                 if (taken == T1_PLAIN_CHECKED) break;
+                b->n++;
             }
             r->p += k;
             r->avail -= k;
             tw_input_skip(r->ctx.in, k);
-            if (b->n > n0) {
-                if (taken == T1_PLAIN_CHECKED && tw_diag_stopped(b->stop)) return TW_ERR;
+            if (taken == T1_PLAIN_CHECKED) {
+                /* a record after which reading stops gives no event */
+                if (tw_diag_stopped(b->stop)) return TW_ERR;
+                b->n++;
                 continue;
             }
+            if (b->n > n0) continue;
         }
         int rc; /* any other: one event the general way */
         if (!tw_read_one_with(bin_next, r, b, &rc)) return rc;
