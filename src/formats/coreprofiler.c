@@ -1115,7 +1115,7 @@ static TW_INLINE bool plain_sample(cp_reader *r, const char *s, size_t n, tw_eve
 /* plain_sample() of the line at the cursor, read in place (the input's
  * window, tw_input_window()) before a line reader looks for it: the same
  * lines, when they end in an LF (not a CRLF), with the same event; nothing
- * is consumed for any other line (tw_input_getline() then reads it). */
+ * is consumed for any other line (the general way then reads it). */
 static TW_INLINE bool plain_inplace(cp_reader *r, tw_event *ev) {
     size_t n;
     const char *s = tw_window_line(r->ctx.in, &r->win, &r->nwin, &n);
@@ -1347,9 +1347,7 @@ static TW_INLINE int cp_next_one(void *state, tw_event *ev) {
         if (r->have_held) {
             r->have_held = false;
             l = r->held;  /* still valid: nothing was read since */
-        } else if (!tw_diag_stopped(r->ctx.diag) && plain_inplace(r, ev)) {
-            return TW_OK;
-        } else if ((r->nwin = 0, rc = tw_read_line(&r->ctx, &l)) < 0) {
+        } else if ((rc = tw_window_read_line(&r->ctx, &r->win, &r->nwin, &l)) < 0) {
             return TW_ERR;
         } else if (rc == 1 && l.eol && plain_sample(r, l.s, l.len, ev)) {
             ev->loc = tw_text_loc(r->file, &l, 0);

@@ -135,6 +135,22 @@ static inline int tw_read_line(const tw_read_ctx *ctx, tw_line *line) {
     return tw_diag_stopped(ctx->diag) ? -1 : tw_input_getline(ctx->in, line);
 }
 
+/* tw_read_line() for a reader that reads lines in place: the line is taken
+ * from the window (tw_window_line()) when that holds it, without the line
+ * reader's second search for its end; else the line reader reads it, and
+ * the window is asked for again after. */
+static inline int tw_window_read_line(const tw_read_ctx *ctx, const unsigned char **win,
+                                      size_t *nwin, tw_line *line) {
+    size_t n;
+    if (tw_diag_stopped(ctx->diag)) return -1;
+    if (tw_window_line(ctx->in, win, nwin, &n)) {
+        tw_window_take(ctx->in, win, nwin, n, line);
+        return 1;
+    }
+    *nwin = 0;
+    return tw_input_getline(ctx->in, line);
+}
+
 /* Intern a name a reader found; when that fails (out of memory, or the
  * limit of distinct names) it is reported at `loc` and NULL returned. */
 static inline const tw_str *tw_intern_at(const tw_read_ctx *ctx, const char *s, size_t n,

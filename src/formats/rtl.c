@@ -561,7 +561,7 @@ static TW_INLINE bool plain_record(rtl_reader *r, const tw_line *l, tw_event *ev
 /* plain_record() of the line at the cursor, read in place (the input's
  * window, tw_input_window()) before a line reader looks for it: the same
  * lines, when they end in an LF (not a CRLF), with the same event; nothing
- * is consumed for any other line (tw_input_getline() then reads it). */
+ * is consumed for any other line (the general way then reads it). */
 static TW_INLINE bool plain_inplace(rtl_reader *r, tw_event *ev) {
     size_t n, kc;
     const char *s = tw_window_line(r->ctx.in, &r->win, &r->nwin, &n);
@@ -661,11 +661,6 @@ static TW_INLINE int rtl_next_one(void *state, tw_event *ev) {
         }
         r->qhead = r->qn = 0;
         tw_buf_clear(&r->tnames);
-        if (!r->have_held && !tw_diag_stopped(r->ctx.diag) && plain_inplace(r, ev)) {
-            if (ev->name) return TW_OK;
-            continue;
-        }
-        r->nwin = 0; /* the next plain_inplace() asks for the window again */
         tw_line l;
         if (r->have_held) {
             r->have_held = false;
@@ -675,7 +670,7 @@ static TW_INLINE int rtl_next_one(void *state, tw_event *ev) {
             process_line(r, &l);
             continue;
         }
-        int rc = tw_read_line(&r->ctx, &l);
+        int rc = tw_window_read_line(&r->ctx, &r->win, &r->nwin, &l);
         if (rc < 0) return TW_ERR;
         if (rc == 0) {
             flush_split(r);
