@@ -170,6 +170,10 @@ enum {
 int tw_stats_set_checks(tw_stats *s, unsigned checks);
 /* Feed one event: TW_OK, or TW_ERR when out of memory (reported). */
 int tw_stats_event(tw_stats *s, const tw_event *ev);
+/* Feed n events in order (a run from tw_source_next_run(), say), as n
+ * calls of tw_stats_event() would, without a call per event: TW_OK, or
+ * TW_ERR at the first that fails (the rest are not fed). */
+int tw_stats_events(tw_stats *s, const tw_event *ev, size_t n);
 /* Close what is still open; the figures are complete afterwards. */
 int tw_stats_finish(tw_stats *s);
 void tw_stats_free(tw_stats *s);

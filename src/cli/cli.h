@@ -240,6 +240,11 @@ void cli_progress_check(void);
 static inline void cli_progress_tick(void) {
     if (--cli_progress_countdown == 0) cli_progress_check();
 }
+/* The same, once per run of n events. */
+static inline void cli_progress_ticks(size_t n) {
+    if (cli_progress_countdown > n) cli_progress_countdown -= (uint32_t)n;
+    else cli_progress_check();
+}
 
 /* Check the use of standard input by the inputs ("-", or none at all):
  * false (message printed) when it is named twice or is a terminal. */

@@ -7,7 +7,9 @@
  * show it; then it is redrawn at most four times a second, each time over
  * the last one ("\r"), and cleared at the end and before any diagnostic.
  * The event loop pays one decrement per event (cli_progress_tick() in
- * cli.h): the clock is read when the countdown runs out, and the next
+ * cli.h), or per run of events (cli_progress_ticks(), where the events
+ * are fed a run at a time): the clock is read when the countdown runs
+ * out, and the next
  * countdown is sized from the event rate so that this happens about 16
  * times a second.  Nothing here writes to standard output.
  */

@@ -82,11 +82,8 @@ int cli_feed_stats(tw_source *src, tw_stats *stats, int *end) {
     const tw_event *ev;
     size_t nev;
     while ((*end = tw_source_next_run(src, &ev, &nev)) == TW_OK) {
-        const tw_event *e = ev, *last = ev + nev; /* nev >= 1 */
-        do {
-            cli_progress_tick();
-            if (tw_stats_event(stats, e) != TW_OK) return TW_ERR;
-        } while (++e < last);
+        cli_progress_ticks(nev);
+        if (tw_stats_events(stats, ev, nev) != TW_OK) return TW_ERR;
     }
     return TW_OK;
 }

@@ -257,7 +257,7 @@ static void suspend_resume(tw_pairing *p, tw_pthread *t, const tw_event *ev) {
 int tw_pairing_event(tw_pairing *p, const tw_event *ev) {
     tw_scope_times tm = {0, 0, 0};
     tw_frame *f = tw_pairing_fast(p, ev, &tm);
-    if (!f) return tw_pairing_general(p, ev);
+    if (!f) return tw_pairing_fast_pause(p, ev) ? TW_OK : tw_pairing_general(p, ev);
     if (ev->kind == TW_BEGIN) {
         if (p->hooks.open) p->hooks.open(p->hooks.user, f);
     } else {

@@ -4,7 +4,8 @@
  * of the innermost open scope, on the thread of a recent event, in time
  * order) take a short path, tw_pairing_fast(): tw_pairing_event() takes it
  * first and calls the hooks, and the statistics engine takes it itself
- * with the hooks' work inlined.  Private to src/stats/ (and the unit
+ * with the hooks' work inlined.  The commonest suspends and resumes take
+ * another, tw_pairing_fast_pause(), which calls no hook.  Private to src/stats/ (and the unit
  * tests).
  */
 #ifndef TW_STATS_PAIRING_IMPL_H
@@ -157,6 +158,47 @@ static TW_INLINE tw_frame *tw_pairing_fast(tw_pairing *p, const tw_event *ev,
     t->suspended = false;
     tw_pairing_close_times(p, t, f, ev->ts, tm);
     return f;
+}
+
+/*
+ * The commonest suspends and resumes, without tw_pairing_event()'s general
+ * path either: of a scope open on a thread seen lately, in time order on
+ * it, with the name's state at hand and nothing to report (a suspend no
+ * earlier than the begin of the running scope, a resume no earlier than
+ * the suspend it follows).  A suspend marks the thread suspended; a resume
+ * right after one, with no call between them, adds the gap to the
+ * thread's preempted time.  True when done so, the engine's state then
+ * what tw_pairing_event() leaves (neither calls a hook); false for any
+ * other event, having changed nothing: it goes to tw_pairing_general().
+ */
+static TW_INLINE bool tw_pairing_fast_pause(tw_pairing *p, const tw_event *ev) {
+    tw_pthread *t;
+    if ((ev->kind != TW_SUSPEND && ev->kind != TW_RESUME) || p->general_only ||
+        !(t = tw_pairing_thread_seen(p, ev->pid, ev->tid)) || ev->name->id >= t->ndirect ||
+        !t->direct[ev->name->id].open)
+        return false;
+    if (ev->kind == TW_SUSPEND) {
+        /* open, so the stack holds a frame */
+        if ((!t->suspended && ev->ts < t->stack[t->depth - 1].begin) ||
+            !tw_pairing_in_order(t, ev->ts))
+            return false;
+        p->late = false;
+        if (!t->suspended) {  /* a second suspend keeps the first's time */
+            t->suspended = true;
+            t->suspend_ts = ev->ts;
+        }
+        return true;
+    }
+    if ((t->suspended && ev->ts < t->suspend_ts) || !tw_pairing_in_order(t, ev->ts))
+        return false;
+    p->late = false;
+    if (t->suspended) {  /* resumed without a call: preemption */
+        t->suspended = false;
+        int64_t gap;
+        if (!tw_sub_i64(ev->ts, t->suspend_ts, &gap) || !tw_add_i64(t->preempt, gap, &t->preempt))
+            t->preempt = INT64_MAX;
+    }
+    return true;
 }
 
 /* tw_pairing_event() without the short path: for an event that

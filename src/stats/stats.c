@@ -233,16 +233,18 @@ void tw_stats_free(tw_stats *s) {
 
 void tw_stats_general_only(tw_stats *s) { s->pairing->general_only = true; }
 
-int tw_stats_event(tw_stats *s, const tw_event *ev) {
+/* tw_stats_event()'s work, inlined in the loop of tw_stats_events(). */
+static TW_INLINE int stats_one(tw_stats *s, const tw_event *ev) {
     s->events++;
     if (ev->ts < s->first) s->first = ev->ts;
     if (ev->ts > s->last) s->last = ev->ts;
-    /* the commonest events through the short path, the hooks' work
+    /* the commonest events through the short paths, the hooks' work
      * inlined; the others to the general one, which calls the hooks */
     tw_scope_times tm = {0, 0, 0};
     tw_frame *f = tw_pairing_fast(s->pairing, ev, &tm);
     if (!f) {
-        if (tw_pairing_general(s->pairing, ev) != TW_OK) return TW_ERR;
+        if (!tw_pairing_fast_pause(s->pairing, ev) && tw_pairing_general(s->pairing, ev) != TW_OK)
+            return TW_ERR;
     } else if (ev->kind == TW_BEGIN) {
         open_row(s, f);
     } else {
@@ -255,6 +257,14 @@ int tw_stats_event(tw_stats *s, const tw_event *ev) {
         s->failed = true;
         return TW_ERR;
     }
+    return TW_OK;
+}
+
+int tw_stats_event(tw_stats *s, const tw_event *ev) { return stats_one(s, ev); }
+
+int tw_stats_events(tw_stats *s, const tw_event *ev, size_t n) {
+    for (const tw_event *last = ev + n; ev < last; ev++)
+        if (stats_one(s, ev) != TW_OK) return TW_ERR;
     return TW_OK;
 }
 

@@ -467,7 +467,7 @@ void test_stats_fast_path(void) {
     fb.sink.user = &fb;
     fc.sink.user = &fc;
     tw_strtab *names = tw_strtab_new();
-    /* fast: tw_stats_event()'s use of the short path; hooked: the same
+    /* fast: tw_stats_events()'s use of the short path; hooked: the same
      * with a check on (nothing to report on these ASCII names); general:
      * no short path.  The bare engines below compare tw_pairing_event()'s
      * use of it, which calls the hooks, with the general path's calls. */
@@ -497,6 +497,8 @@ void test_stats_fast_path(void) {
     uint64_t x = 88172645463325252ull;  /* xorshift64 */
     int64_t now[70] = {0};
     int depth[70] = {0}, open[70][40];
+    tw_event pending[8];
+    size_t nrun = 0;
     for (uint64_t i = 0; i < 200000; i++) {
         x ^= x << 13;
         x ^= x >> 7;
@@ -530,22 +532,31 @@ void test_stats_fast_path(void) {
             while (depth[th] > 0 && open[th][depth[th] - 1] != k) depth[th]--;
             if (depth[th] > 0) depth[th]--;
             else depth[th] = d;  /* matched nothing: ignored */
-        } else if (r < 960) {
-            ev.kind = r < 945 ? TW_SUSPEND : TW_RESUME;
-            ev.name = name[open[th][d - 1]];
         } else if (r < 990) {
+            /* of the running scope, now and then of one below it or of a
+             * name not open (the short path's declines) */
+            ev.kind = r < 960 ? TW_SUSPEND : TW_RESUME;
+            int k = open[th][r % 10 == 1 && d > 1 ? d - 2 : d - 1];
+            ev.name = name[r % 10 == 3 ? 199 : k];
+        } else if (r < 995) {
             ev.kind = TW_INSTANT;
             ev.name = name[0];
         } else {
             ev.kind = TW_META;
             ev.name = name[1];
         }
-        CHECK_EQ_I(tw_stats_event(fast, &ev), TW_OK);
+        /* fast is fed in runs of 1 to 8 events (tw_stats_events()) */
+        pending[nrun++] = ev;
+        if (nrun == 8 || nrun > (x >> 60) % 8) {
+            CHECK_EQ_I(tw_stats_events(fast, pending, nrun), TW_OK);
+            nrun = 0;
+        }
         CHECK_EQ_I(tw_stats_event(general, &ev), TW_OK);
         CHECK_EQ_I(tw_stats_event(hooked, &ev), TW_OK);
         CHECK_EQ_I(tw_pairing_event(hp, &ev), TW_OK);
         CHECK_EQ_I(tw_pairing_event(hg, &ev), TW_OK);
     }
+    CHECK_EQ_I(tw_stats_events(fast, pending, nrun), TW_OK);
     CHECK_EQ_I(tw_pairing_finish(hp), TW_OK);
     CHECK_EQ_I(tw_pairing_finish(hg), TW_OK);
     CHECK(hp_log != 0);
@@ -595,7 +606,8 @@ void test_stats_fast_path_taken(void) {
      * thread's first event (the general path: the thread is new), a begin
      * in time order and the end of the top frame are taken, with the
      * frame and times the hooks are given; an event earlier than the
-     * thread's latest, an end below the top, and an instant are not */
+     * thread's latest, an end below the top, and an instant are not
+     * (suspends and resumes: tw_pairing_fast_pause(), below) */
     tw_strtab *st = tw_strtab_new();
     tw_pairing *p = tw_pairing_new(NULL, NULL);
     const tw_str *a = tw_intern_cstr(st, "a"), *b = tw_intern_cstr(st, "b");
@@ -633,6 +645,80 @@ void test_stats_fast_path_taken(void) {
     CHECK(f && f->name == a && f->depth == 0);
     CHECK_EQ_I(tm.gross, 50);
     CHECK_EQ_I(tm.net, 30);  /* 50 - b's 20 */
+    tw_pairing_pop(p, f);
+    /* suspends and resumes of an open scope in time order take the other
+     * short path; one of no open scope, a suspend before the running
+     * scope's begin and a resume before its suspend do not; a resume
+     * right after a suspend counts the gap as preemption, one after a
+     * call does not */
+    ev.kind = TW_BEGIN;
+    ev.ts = 200;
+    f = tw_pairing_fast(p, &ev, &tm);
+    CHECK(f && f->name == a);
+    ev.kind = TW_SUSPEND;
+    ev.name = b;  /* not open */
+    ev.ts = 210;
+    CHECK(!tw_pairing_fast_pause(p, &ev));
+    ev.name = a;
+    ev.kind = TW_BEGIN;
+    CHECK(!tw_pairing_fast_pause(p, &ev));  /* not a suspend or resume */
+    ev.kind = TW_SUSPEND;
+    CHECK(!tw_pairing_fast(p, &ev, &tm));
+    CHECK(tw_pairing_fast_pause(p, &ev));
+    ev.ts = 215;
+    CHECK(tw_pairing_fast_pause(p, &ev));  /* a second suspend: no change */
+    ev.kind = TW_RESUME;
+    ev.ts = 240;
+    CHECK(tw_pairing_fast_pause(p, &ev));  /* 30 ns preempted, from 210 */
+    ev.kind = TW_RESUME;
+    ev.ts = 245;
+    CHECK(tw_pairing_fast_pause(p, &ev));  /* no suspend before it: nothing */
+    ev.kind = TW_END;
+    ev.ts = 300;
+    f = tw_pairing_fast(p, &ev, &tm);
+    CHECK(f && f->name == a);
+    CHECK_EQ_I(tm.call, 100);
+    CHECK_EQ_I(tm.gross, 70);
+    CHECK_EQ_I(tm.net, 70);
+    tw_pairing_pop(p, f);
+    ev.kind = TW_BEGIN;
+    ev.ts = 400;
+    CHECK(tw_pairing_fast(p, &ev, &tm));
+    ev.kind = TW_SUSPEND;
+    ev.ts = 399;  /* before the running scope's begin (and the thread's latest) */
+    CHECK(!tw_pairing_fast_pause(p, &ev));
+    CHECK_EQ_I(tw_pairing_event(p, &ev), TW_OK);  /* within no jitter: reported, ignored */
+    ev.ts = 410;
+    CHECK(tw_pairing_fast_pause(p, &ev));
+    ev.kind = TW_RESUME;
+    ev.ts = 405;  /* before its suspend */
+    CHECK(!tw_pairing_fast_pause(p, &ev));
+    /* a suspend within the jitter before the running scope's begin counts
+     * from that begin, which can be later than the thread's latest time
+     * once time went back: a resume between the two, in time order, is
+     * declined (no preemption: the general path's gap is negative) */
+    tw_pairing_set_jitter(p, 3);
+    ev.tid = 5;
+    ev.kind = TW_BEGIN;
+    ev.ts = 1000;
+    CHECK_EQ_I(tw_pairing_event(p, &ev), TW_OK);
+    ev.kind = TW_INSTANT;
+    ev.ts = 900;  /* back by 100: the thread's latest is now 900 */
+    CHECK_EQ_I(tw_pairing_event(p, &ev), TW_OK);
+    ev.kind = TW_SUSPEND;
+    ev.ts = 998;
+    CHECK(!tw_pairing_fast_pause(p, &ev));
+    CHECK_EQ_I(tw_pairing_event(p, &ev), TW_OK);  /* suspended from 1000 */
+    ev.kind = TW_RESUME;
+    ev.ts = 999;
+    CHECK(!tw_pairing_fast_pause(p, &ev));
+    CHECK_EQ_I(tw_pairing_event(p, &ev), TW_OK);
+    ev.kind = TW_END;
+    ev.ts = 1010;
+    f = tw_pairing_fast(p, &ev, &tm);
+    CHECK(f && f->name == a);
+    CHECK_EQ_I(tm.call, 10);
+    CHECK_EQ_I(tm.gross, 10);
     tw_pairing_pop(p, f);
     tw_pairing_free(p);
     tw_strtab_free(st);
