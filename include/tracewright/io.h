@@ -110,6 +110,17 @@ int tw_input_peek(tw_input *in, size_t want, const unsigned char **p,
 void tw_input_skip(tw_input *in, size_t n);
 /* Byte offset of the current position. */
 uint64_t tw_input_offset(const tw_input *in);
+/*
+ * For a thread other than the one reading, while it has nothing else to
+ * do: map one more step of a mapped file's pages at or past offset `pos`
+ * (where the reading thread is, or a little behind it), up to 512 KiB past
+ * it, 64 KiB at a time, so that the reading thread finds them mapped and
+ * spends no time in page faults.  Pages the reading thread has released are
+ * never mapped again.  True when it mapped a step (there may be more to
+ * do); false when there is nothing to do, the input is not a mapped file,
+ * or the system cannot do it (Linux before 5.14, other systems).
+ */
+bool tw_input_map_ahead(tw_input *in, uint64_t pos);
 
 /* ------------------------------------------------------------------------ */
 /* Output                                                                    */

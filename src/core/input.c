@@ -8,6 +8,7 @@
 #define _DEFAULT_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -29,6 +30,15 @@ enum mode { MODE_MEM, MODE_MAP, MODE_STREAM };
 #endif
 #define RELEASE_STEP ((size_t)1 << 20)   /* release mapped pages in steps */
 #define RELEASE_KEEP ((size_t)256 << 10) /* keep this much behind the cursor */
+/* tw_input_map_ahead(): map up to AHEAD_LEAD bytes past the position it is
+ * given, AHEAD_STEP at a time (MADV_POPULATE_READ, Linux 5.14) */
+#if defined(MADV_POPULATE_READ)
+#define TW_POPULATE_READ MADV_POPULATE_READ
+#elif defined(__linux__)
+#define TW_POPULATE_READ 22
+#endif
+#define AHEAD_LEAD ((size_t)512 << 10)
+#define AHEAD_STEP ((size_t)64 << 10)
 
 struct tw_input {
     enum mode mode;
@@ -43,8 +53,16 @@ struct tw_input {
     const unsigned char *data;
     size_t len;
     void *map;
-    size_t released;
+    size_t page;
     uint64_t release_at;  /* pos from which release_behind has work to do */
+    /* MAP: what the reading thread releases and another maps ahead of it
+     * (tw_input_map_ahead()), under ahead_mu: offsets in the mapping */
+    pthread_mutex_t ahead_mu;
+    bool have_mu;
+    size_t released;      /* pages below are released (or being released) */
+    size_t ahead_done;    /* mapped ahead up to here */
+    size_t ahead_from;    /* while `ahead_busy`: being mapped from here on */
+    bool ahead_busy, ahead_off;
     /* STREAM: buf[0..end) holds input bytes [base, base+end) */
     unsigned char *buf;
     size_t cap, end;
@@ -153,7 +171,13 @@ int tw_input_open(const char *path, const tw_input_opts *opts,
             off_t aligned = here - (pg > 0 ? here % pg : 0);
             size_t maplen = (size_t)(st.st_size - aligned);
             void *m = mmap(NULL, maplen, PROT_READ, MAP_PRIVATE, in->fd, aligned);
+            if (m != MAP_FAILED && pthread_mutex_init(&in->ahead_mu, NULL) != 0) {
+                munmap(m, maplen);
+                m = MAP_FAILED;  /* read it as a stream */
+            }
             if (m != MAP_FAILED) {
+                in->have_mu = true;
+                in->page = pg > 0 ? (size_t)pg : 4096;
 #ifdef MADV_SEQUENTIAL
                 madvise(m, maplen, MADV_SEQUENTIAL);
 #endif
@@ -181,6 +205,7 @@ int tw_input_open(const char *path, const tw_input_opts *opts,
 void tw_input_close(tw_input *in) {
     if (!in) return;
     if (in->mode == MODE_MAP && in->map) munmap(in->map, in->cap);
+    if (in->have_mu) pthread_mutex_destroy(&in->ahead_mu);
     if (in->own_fd && in->fd >= 0) close(in->fd);
     free(in->buf);
     free(in->name);
@@ -195,18 +220,56 @@ uint64_t tw_input_offset(const tw_input *in) { return in->pos; }
 
 /* ---- MAP / MEM ----------------------------------------------------------- */
 
+bool tw_input_map_ahead(tw_input *in, uint64_t pos) {
+#ifdef TW_POPULATE_READ
+    if (in->mode != MODE_MAP) return false;
+    size_t skew = (size_t)(in->data - (const unsigned char *)in->map);
+    if (pos > in->len) pos = in->len;
+    size_t at = (size_t)pos + skew, to = at + AHEAD_LEAD;
+    if (to >= in->cap) to = in->cap;  /* the last page may be partial */
+    else to -= to % in->page;
+    pthread_mutex_lock(&in->ahead_mu);
+    size_t from = in->ahead_done;
+    if (from < in->released) from = in->released;  /* never below the reader's release */
+    if (from < at - at % in->page) from = at - at % in->page;
+    bool work = !in->ahead_off && from < to && (to - from >= AHEAD_STEP || to == in->cap);
+    if (work) {
+        if (to - from > AHEAD_STEP) to = from + AHEAD_STEP;
+        in->ahead_busy = true;
+        in->ahead_from = from;
+    }
+    pthread_mutex_unlock(&in->ahead_mu);
+    if (!work) return false;
+    bool ok = madvise((char *)in->map + from, to - from, TW_POPULATE_READ) == 0;
+    pthread_mutex_lock(&in->ahead_mu);
+    in->ahead_busy = false;
+    in->ahead_done = to;
+    in->ahead_off = !ok;  /* a kernel before 5.14: not again */
+    pthread_mutex_unlock(&in->ahead_mu);
+    return ok;
+#else
+    (void)in;
+    (void)pos;
+    return false;
+#endif
+}
+
 static TW_NOINLINE void release_pages(tw_input *in) {
     size_t skew = (size_t)(in->data - (const unsigned char *)in->map);
 #ifdef MADV_DONTNEED
     size_t consumed = (size_t)in->pos + skew;
-    long pg = sysconf(_SC_PAGESIZE);
     size_t upto = consumed - RELEASE_KEEP;
-    if (pg > 0) upto -= upto % (size_t)pg;
-    if (upto > in->released) {
-        madvise((char *)in->map + in->released, upto - in->released, MADV_DONTNEED);
-        in->released = upto;
-    }
-    in->release_at = in->released + RELEASE_STEP + RELEASE_KEEP - skew;
+    upto -= upto % in->page;
+    /* claimed under the lock, released after it: pages another thread is
+     * mapping ahead stay (the next step releases them), and it maps none
+     * below the claim */
+    pthread_mutex_lock(&in->ahead_mu);
+    size_t from = in->released;
+    if (in->ahead_busy && in->ahead_from < upto) upto = in->ahead_from;
+    if (upto > from) in->released = upto;
+    pthread_mutex_unlock(&in->ahead_mu);
+    if (upto > from) madvise((char *)in->map + from, upto - from, MADV_DONTNEED);
+    in->release_at = (upto > from ? upto : from) + RELEASE_STEP + RELEASE_KEEP - skew;
 #else
     (void)skew;
     in->release_at = UINT64_MAX;

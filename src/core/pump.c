@@ -110,6 +110,8 @@ struct tw_pump {
     unsigned long long heres;    /* for tests: stretches read here */
     tw_pump_clock_fn clock;
     void *clock_user;
+    tw_pump_idle_fn idle_fn;  /* tw_pump_set_idle() */
+    void *idle_user;
     unsigned long long taken;  /* batches taken the current stretch's way */
     bool probing;           /* the current stretch is a probe */
     bool measuring;         /* t0, b0 are the current stretch's start */
@@ -235,8 +237,14 @@ static void on_diag(void *user, const tw_diag *d) {
 /* ---- waiting ------------------------------------------------------------------ */
 
 /* Poll until a batch is full or SPINS polls have passed; the consumer then
- * takes the mutex and, if it must, sleeps. */
+ * takes the mutex and, if it must, sleeps.  Before it polls, it does the
+ * work given it for such times (tw_pump_set_idle()), a step at a time, for
+ * as long as there is some and no batch is full. */
 static void await_batch(tw_pump *p) {
+    if (p->idle_fn)
+        while (!atomic_load_explicit(&p->count, memory_order_relaxed) &&
+               p->idle_fn(p->idle_user, p->bytes)) {
+        }
     for (int i = 0; i < SPINS; i++) {
         if (atomic_load_explicit(&p->count, memory_order_relaxed)) return;
         tw_cpu_relax();
@@ -444,6 +452,11 @@ void tw_pump_steer(tw_pump *p, unsigned switch_every) {
     p->steer = true;
     p->len = p->run = FIRST_NS;
     p->switch_every = switch_every;
+}
+
+void tw_pump_set_idle(tw_pump *p, tw_pump_idle_fn fn, void *user) {
+    p->idle_fn = fn;
+    p->idle_user = user;
 }
 
 void tw_pump_set_clock(tw_pump *p, tw_pump_clock_fn clock, void *user) {

@@ -55,6 +55,12 @@ bool tw_pump_start_here(tw_pump *p, tw_pump_fn fn, tw_pump_bytes_fn bytes_fn, vo
  * batches (the stretches read here count in turn as probes and as kept,
  * for tw_pump_here_bytes()).  Call after tw_pump_start(). */
 void tw_pump_steer(tw_pump *p, unsigned switch_every);
+/* Work for the consumer's thread while it waits for the reading thread (a
+ * step of it per call, the input bytes behind the batch it took last in
+ * `bytes`; true when it did a step and may have more): the source maps the
+ * input's pages ahead of the reader (tw_input_map_ahead()). */
+typedef bool (*tw_pump_idle_fn)(void *user, uint64_t bytes);
+void tw_pump_set_idle(tw_pump *p, tw_pump_idle_fn fn, void *user);
 /* The clock steering reads, in ns (for tests; CLOCK_MONOTONIC by default). */
 typedef int64_t (*tw_pump_clock_fn)(void *user);
 void tw_pump_set_clock(tw_pump *p, tw_pump_clock_fn clock, void *user);

@@ -327,6 +327,14 @@ static uint64_t bytes_read(const tw_source *s) {
 
 static uint64_t pump_bytes(void *user) { return bytes_read(user); }
 
+/* The consumer's thread, waiting for the reading thread: the one input's
+ * pages mapped ahead of the reader, from `bytes` (where the reader was at
+ * the end of the last batch taken; it is at most one batch further on). */
+static bool pump_idle(void *user, uint64_t bytes) {
+    tw_source *s = user;
+    return tw_input_map_ahead(s->v[0].in, bytes);
+}
+
 /* Decide how the pump reads: on a second thread when asked for and the
  * inputs are large enough for it to pay (at once when their sizes are
  * known; with an input of unknown size, a pipe or an empty file that may be
@@ -349,6 +357,8 @@ static TW_NOINLINE void consider_threads(tw_source *s) {
     s->bytes_before = bytes_read(s);  /* (before the thread reads on) */
     s->threaded = s->threads && enough && tw_pump_start(s->pump, pump_batch, pump_bytes, s);
     if (s->threaded && s->threads_steer) tw_pump_steer(s->pump, s->threads_switch_every);
+    /* one input: its offset is the bytes read (several are read in turns) */
+    if (s->threaded && s->n == 1) tw_pump_set_idle(s->pump, pump_idle, s);
     s->runs = s->threaded || tw_pump_start_here(s->pump, pump_batch, pump_bytes, s);
 }
 

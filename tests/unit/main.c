@@ -8,7 +8,7 @@
     X(strtab_interning) X(strtab_many) X(strtab_front_cache) X(strtab_limit) X(hash_stable)                   \
     X(time_round) X(parse_numbers) X(scan_hex) X(find_byte) X(utf8_validation) X(json_escaping) X(json_escaping_every_place) X(xml_escaping) X(base64)        \
     X(csv_quoting) X(output_numbers) X(output_oneline_pad) X(output_errors) X(output_replace) X(grow) X(calloc_lines) X(event_clear_copy) X(spool_channels) X(format_utc) X(floor_to) X(chrome_nesting_repairs) X(chrome_spooled_as_direct) X(chrome_spooled_foreign_strings) X(chrome_replay_changed) X(viewers_random_input) X(viewer_checks_fail) X(input_lines_mem)                \
-    X(input_lines_stream) X(input_window) X(input_long_lines) X(input_peek) X(input_open_errors)       \
+    X(input_lines_stream) X(input_window) X(input_long_lines) X(input_peek) X(input_open_errors) X(input_map_ahead)       \
     X(diag_rules) X(registry_lookup) X(detect_formats) X(options)                       \
     X(rtl_header) X(rtl_records) X(rtl_messages) X(rtl_subscopes_option)                \
     X(rtl_wraparound) X(rtl_bad_lines) X(rtl_interleaved) X(rtl_interleaved_deep) X(rtl_pid_from_name)          \
@@ -16,7 +16,7 @@
     X(stacktrack_event_outlives_eof) X(lms_basic) X(lms_negative_diff) X(lms_mapping_problems) X(lms_largest_id) X(lms_legacy)            \
     X(lms_bad_lines) X(lms_writer)                                                      \
     X(jsonl_reader_fields) X(jsonl_reader_strings) X(jsonl_reader_errors)              \
-    X(jsonl_writer_bytes) X(jsonl_hostile_keys) X(jsonl_ranges) X(source_merge) X(source_threads_min_bytes) X(source_drop_details) X(source_next_ref) X(source_merge_unanchored) X(source_merge_extreme) X(pump_steering) X(read_batch_contract) X(reader_batch_equals_next) \
+    X(jsonl_writer_bytes) X(jsonl_hostile_keys) X(jsonl_ranges) X(source_merge) X(source_threads_min_bytes) X(source_drop_details) X(source_next_ref) X(source_merge_unanchored) X(source_merge_extreme) X(pump_steering) X(pump_idle) X(read_batch_contract) X(reader_batch_equals_next) \
     X(stats_nesting) X(stats_recursion) X(stats_zero_length) X(stats_repairs) X(stats_threads) \
     X(stats_preemption) X(stats_fast_path) X(stats_fast_path_taken) X(stats_time_backwards) X(durations) X(stats_pairing_hooks) X(stat_arithmetic) X(profile_api) X(json_tree) \
     X(json_tree_errors)

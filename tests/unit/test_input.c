@@ -1,5 +1,5 @@
 /* Unit tests of the input layer: lines (CRLF, no final newline, limits) in
- * memory, mmap and stream mode; byte access; open errors. */
+ * memory, mmap and stream mode; byte access; open errors; mapping ahead. */
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -251,4 +251,88 @@ void test_input_open_errors(void) {
         CHECK(l.len > 5 && memcmp(l.s, "Name:", 5) == 0);
         tw_input_close(in);
     }
+}
+
+/* The resident size in KiB of the mapping of this process that holds
+ * `addr`, from /proc/self/smaps (counted from the page tables: exact), or
+ * -1 where there is none. */
+static long mapped_kib(const void *addr) {
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f) return -1;
+    char line[512];
+    bool in = false;
+    long kib = -1;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+            in = (uintptr_t)addr >= lo && (uintptr_t)addr < hi;
+        } else if (in && sscanf(line, "Rss: %ld kB", &kib) == 1) {
+            break;
+        }
+    }
+    fclose(f);
+    return kib;
+}
+
+void test_input_map_ahead(void) {
+    /* tw_input_map_ahead(), for a thread that waits for the reading one:
+     * nothing to do for memory and streams; on a mapped file, one step of
+     * 64 KiB per call, up to 512 KiB past the position given, each mapping
+     * its pages (the mapping's resident size grows by them), then nothing
+     * until the position moves on; never below what the reader has
+     * released behind it */
+    enum { LINE = 64, LINES = (16 << 20) / LINE };
+    char *text = malloc((size_t)LINES * LINE);
+    for (size_t i = 0; i < LINES; i++) {
+        memset(text + i * LINE, 'a' + (int)(i % 26), LINE - 1);
+        text[i * LINE + LINE - 1] = '\n';
+    }
+    tu_diags d;
+    tu_diags_init(&d);
+    tw_input *in;
+    CHECK(tw_input_open_mem(text, (size_t)LINES * LINE, "mem", NULL, &d.sink, &in) == 0);
+    CHECK(!tw_input_map_ahead(in, 0));
+    tw_input_close(in);
+    const char *path = tu_tempfile(0, ".txt", text, (size_t)LINES * LINE);
+    tw_input_opts o = {.no_mmap = true};
+    CHECK(tw_input_open(path, &o, &d.sink, &in) == 0);
+    CHECK(!tw_input_map_ahead(in, 0));
+    tw_input_close(in);
+    CHECK(tw_input_open(path, NULL, &d.sink, &in) == 0);
+    const unsigned char *w;
+    CHECK(tw_input_window(in, &w) > 0);
+#ifdef __linux__
+    long before = mapped_kib(w);
+    int steps = 0;
+    while (steps < 100 && tw_input_map_ahead(in, 0)) steps++;
+    CHECK_EQ_I(steps, 8);
+    /* 512 KiB at least (a fault maps a whole folio of the page cache,
+     * which can be larger) */
+    CHECK(mapped_kib(w) - before >= 512);
+    CHECK(!tw_input_map_ahead(in, 100));  /* 100 bytes on: no full step more */
+    /* read 8 MiB: the reader releases behind it */
+    tw_line l;
+    for (size_t i = 0; i < LINES / 2; i++) CHECK_EQ_I(tw_input_getline(in, &l), 1);
+    long read_half = mapped_kib(w);
+    CHECK(read_half < 4096);  /* released behind the reader */
+    CHECK(!tw_input_map_ahead(in, 0));  /* all of [0, 512 KiB) is released */
+    CHECK(!tw_input_map_ahead(in, (4u << 20)));  /* and [4 MiB, 4.5 MiB) */
+    CHECK_EQ_I(mapped_kib(w), read_half);
+    steps = 0;
+    while (steps < 100 && tw_input_map_ahead(in, tw_input_offset(in))) steps++;
+    CHECK(steps >= 7 && steps <= 8);
+    CHECK(mapped_kib(w) - read_half >= 384);
+    /* the rest, read as before */
+    size_t n = 0;
+    while (tw_input_getline(in, &l) == 1)
+        if (l.len == LINE - 1 && l.s[0] == 'a' + (int)((LINES / 2 + n) % 26)) n++;
+    CHECK_EQ_U(n, LINES / 2);
+    CHECK(mapped_kib(w) < 4096);
+#else
+    CHECK(!tw_input_map_ahead(in, 0));
+#endif
+    tw_input_close(in);
+    unlink(path);
+    free(text);
+    CHECK_EQ_U(d.n, 0);
 }

@@ -4,6 +4,7 @@
  * pump's, so that which way pays is known to the test. */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <time.h>
 
 #include "core/pump.h"
 #include "harness.h"
@@ -120,4 +121,72 @@ void test_pump_steering(void) {
     here = sim_run(&recovers, &probed, &ahead);
     CHECK(here - probed > all / 10 * 2);
     CHECK(ahead);
+}
+
+/* ---- the consumer's work while it waits (tw_pump_set_idle()) ---- */
+
+typedef struct slow {
+    pthread_t consumer;
+    const tw_str *name;
+    uint64_t made, total;  /* the filling thread's */
+    /* the idle work's: calls, on the consumer's thread only, with the
+     * bytes behind a batch taken, never fewer than the call before */
+    uint64_t calls, last_bytes;
+    bool wrong_thread, went_back, odd_bytes;
+} slow;
+
+/* 64 events a call, a pause after each on the filling thread: the
+ * consumer keeps waiting for it */
+static int slow_fill(void *user, tw_batch *b) {
+    slow *s = user;
+    for (int k = 0; k < 64 && b->n < b->cap && s->made < s->total; k++)
+        b->ev[b->n++] = (tw_event){.ts = (int64_t)s->made++, .pid = 1, .tid = 1,
+                                   .kind = TW_INSTANT, .name = s->name};
+    if (!pthread_equal(pthread_self(), s->consumer)) {
+        struct timespec pause = {0, 50000};
+        nanosleep(&pause, NULL);
+    }
+    return s->made < s->total ? TW_OK : TW_EOF;
+}
+
+static uint64_t slow_bytes(void *user) { return ((slow *)user)->made * SIM_BYTES; }
+
+static bool slow_idle(void *user, uint64_t bytes) {
+    slow *s = user;
+    s->wrong_thread |= !pthread_equal(pthread_self(), s->consumer);
+    s->went_back |= bytes < s->last_bytes;
+    /* a batch ends at a multiple of 512 events, or at the end */
+    s->odd_bytes |= bytes % (512 * SIM_BYTES) != 0 && bytes != s->total * SIM_BYTES;
+    s->last_bytes = bytes;
+    return ++s->calls % 4 != 0;  /* three steps of work, then none, in turn */
+}
+
+void test_pump_idle(void) {
+    /* a reader slower than its consumer: while the consumer waits, it does
+     * the idle work, on its own thread, with the input bytes behind the
+     * batch it took last; the events come as ever */
+    tw_strtab *st = tw_strtab_new();
+    slow s = {.consumer = pthread_self(), .name = tw_intern_cstr(st, "slow"), .total = 20000};
+    tw_diag_sink sink = {0};
+    tw_pump *p = tw_pump_new(&sink);
+    CHECK(p != NULL);
+    tw_pump_set_idle(p, slow_idle, &s);
+    CHECK(tw_pump_start(p, slow_fill, slow_bytes, &s));
+    const tw_event *ev;
+    size_t n;
+    int64_t want = 0;
+    bool in_order = true;
+    int rc;
+    while ((rc = tw_pump_next_run(p, &ev, &n)) == TW_OK)
+        for (size_t i = 0; i < n; i++) in_order &= ev[i].ts == want++;
+    CHECK_EQ_I(rc, TW_EOF);
+    CHECK(in_order);
+    CHECK_EQ_I(want, 20000);
+    CHECK(s.calls > 0);
+    CHECK(!s.wrong_thread);
+    CHECK(!s.went_back);
+    CHECK(!s.odd_bytes);
+    CHECK(s.last_bytes > 0);
+    tw_pump_free(p);
+    tw_strtab_free(st);
 }
