@@ -221,7 +221,6 @@ uint64_t tw_input_offset(const tw_input *in) { return in->pos; }
 /* ---- MAP / MEM ----------------------------------------------------------- */
 
 bool tw_input_map_ahead(tw_input *in, uint64_t pos) {
-#ifdef TW_POPULATE_READ
     if (in->mode != MODE_MAP) return false;
     size_t skew = (size_t)(in->data - (const unsigned char *)in->map);
     if (pos > in->len) pos = in->len;
@@ -240,18 +239,17 @@ bool tw_input_map_ahead(tw_input *in, uint64_t pos) {
     }
     pthread_mutex_unlock(&in->ahead_mu);
     if (!work) return false;
+#ifdef TW_POPULATE_READ
     bool ok = madvise((char *)in->map + from, to - from, TW_POPULATE_READ) == 0;
+#else
+    bool ok = false;  /* no way to do it here */
+#endif
     pthread_mutex_lock(&in->ahead_mu);
     in->ahead_busy = false;
     in->ahead_done = to;
-    in->ahead_off = !ok;  /* a kernel before 5.14: not again */
+    in->ahead_off = !ok;  /* a kernel before 5.14, another system: not again */
     pthread_mutex_unlock(&in->ahead_mu);
     return ok;
-#else
-    (void)in;
-    (void)pos;
-    return false;
-#endif
 }
 
 static TW_NOINLINE void release_pages(tw_input *in) {
