@@ -268,6 +268,9 @@ static TW_NOINLINE void release_pages(tw_input *in) {
     pthread_mutex_unlock(&in->ahead_mu);
     if (upto > from) madvise((char *)in->map + from, upto - from, MADV_DONTNEED);
     in->release_at = (upto > from ? upto : from) + RELEASE_STEP + RELEASE_KEEP - skew;
+    /* held back by a step being mapped far behind: ask again a little on,
+     * not at every line */
+    if (in->release_at <= in->pos) in->release_at = in->pos + AHEAD_STEP;
 #else
     (void)skew;
     in->release_at = UINT64_MAX;
