@@ -228,8 +228,13 @@ bool tw_input_map_ahead(tw_input *in, uint64_t pos) {
     if (to >= in->cap) to = in->cap;  /* the last page may be partial */
     else to -= to % in->page;
     pthread_mutex_lock(&in->ahead_mu);
+    /* never below the reader's release, nor within RELEASE_KEEP above it:
+     * the pages the kernel maps around a fault (fault-around, a folio of
+     * the page cache) then stay above what was released, as they do for
+     * the reader's own faults, which come that far above it; the reader
+     * has passed those pages anyway */
     size_t from = in->ahead_done;
-    if (from < in->released) from = in->released;  /* never below the reader's release */
+    if (from < in->released + RELEASE_KEEP) from = in->released + RELEASE_KEEP;
     if (from < at - at % in->page) from = at - at % in->page;
     bool work = !in->ahead_off && from < to && (to - from >= AHEAD_STEP || to == in->cap);
     if (work) {
