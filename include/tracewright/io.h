@@ -117,9 +117,10 @@ uint64_t tw_input_offset(const tw_input *in);
  * it, 64 KiB at a time, so that the reading thread finds them mapped and
  * spends no time in page faults.  Pages the reading thread has released are
  * never mapped again (none within 256 KiB above them is mapped here, so
- * that what the kernel maps around a fault stays above them too).  True when it mapped a step (there may be more to
- * do); false when there is nothing to do, the input is not a mapped file,
- * or the system cannot do it (Linux before 5.14, other systems).
+ * that what the kernel maps around a fault stays above them too).  True
+ * when it mapped a step (there may be more to do); false when there is
+ * nothing to do, the input is not a mapped file, or the system cannot do
+ * it (Linux before 5.14, other systems).
  */
 bool tw_input_map_ahead(tw_input *in, uint64_t pos);
 

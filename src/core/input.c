@@ -57,8 +57,7 @@ struct tw_input {
     uint64_t release_at;  /* pos from which release_behind has work to do */
     /* MAP: what the reading thread releases and another maps ahead of it
      * (tw_input_map_ahead()), under ahead_mu: offsets in the mapping */
-    pthread_mutex_t ahead_mu;
-    bool have_mu;
+    pthread_mutex_t ahead_mu;  /* made with the mapping */
     size_t released;      /* pages below are released (or being released) */
     size_t ahead_done;    /* mapped ahead up to here */
     size_t ahead_from;    /* while `ahead_busy`: being mapped from here on */
@@ -176,7 +175,6 @@ int tw_input_open(const char *path, const tw_input_opts *opts,
                 m = MAP_FAILED;  /* read it as a stream */
             }
             if (m != MAP_FAILED) {
-                in->have_mu = true;
                 in->page = pg > 0 ? (size_t)pg : 4096;
 #ifdef MADV_SEQUENTIAL
                 madvise(m, maplen, MADV_SEQUENTIAL);
@@ -204,8 +202,10 @@ int tw_input_open(const char *path, const tw_input_opts *opts,
 
 void tw_input_close(tw_input *in) {
     if (!in) return;
-    if (in->mode == MODE_MAP && in->map) munmap(in->map, in->cap);
-    if (in->have_mu) pthread_mutex_destroy(&in->ahead_mu);
+    if (in->mode == MODE_MAP) {
+        munmap(in->map, in->cap);
+        pthread_mutex_destroy(&in->ahead_mu);
+    }
     if (in->own_fd && in->fd >= 0) close(in->fd);
     free(in->buf);
     free(in->name);

@@ -1074,9 +1074,9 @@ static TW_INLINE cp_thread *token_thread(cp_reader *r, const char *p) {
 }
 
 /* The usual line, a "sam str" record of one frame pushed or popped, at s
- * (its n bytes, followed by its LF or CR: a byte that is no digit): true with its event in *ev but for the
- * event's location, which the caller sets; false, with nothing changed,
- * for any other line. */
+ * (its n bytes, followed by its LF or CR: a byte that is no digit): true
+ * with its event in *ev but for the event's location, which the caller
+ * sets; false, with nothing changed, for any other line. */
 static TW_INLINE bool plain_sample(cp_reader *r, const char *s, size_t n, tw_event *ev) {
     static const char head[8] = {'s', 'a', 'm', ' ', 's', 't', 'r', ' '};
     const char *e = s + n, *p = s + 19;

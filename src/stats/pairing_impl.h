@@ -5,8 +5,8 @@
  * order) take a short path, tw_pairing_fast(): tw_pairing_event() takes it
  * first and calls the hooks, and the statistics engine takes it itself
  * with the hooks' work inlined.  The commonest suspends and resumes take
- * another, tw_pairing_fast_pause(), which calls no hook.  Private to src/stats/ (and the unit
- * tests).
+ * another, tw_pairing_fast_pause(), which calls no hook.  Private to
+ * src/stats/ (and the unit tests).
  */
 #ifndef TW_STATS_PAIRING_IMPL_H
 #define TW_STATS_PAIRING_IMPL_H

@@ -37,6 +37,21 @@ static uint64_t sim_bytes(void *user) { return ((sim *)user)->made * SIM_BYTES; 
 
 static int64_t sim_clock(void *user) { return atomic_load(&((sim *)user)->clock); }
 
+/* Take every event from p to its end (TW_EOF), each checked to come in
+ * order (its ts counts from 0): how many there were. */
+static int64_t take_all(tw_pump *p) {
+    const tw_event *ev;
+    size_t n;
+    int64_t want = 0;
+    bool in_order = true;
+    int rc;
+    while ((rc = tw_pump_next_run(p, &ev, &n)) == TW_OK)
+        for (size_t i = 0; i < n; i++) in_order &= ev[i].ts == want++;
+    CHECK_EQ_I(rc, TW_EOF);
+    CHECK(in_order);
+    return want;
+}
+
 /* Run the simulation; how many bytes were read here, of them *probed in
  * probes, and whether the last batch was read ahead. */
 static uint64_t sim_run(sim *s, uint64_t *probed, bool *ahead_at_end) {
@@ -56,16 +71,7 @@ static uint64_t sim_run(sim *s, uint64_t *probed, bool *ahead_at_end) {
     }
     tw_pump_set_clock(p, sim_clock, s);
     tw_pump_steer(p, 0);
-    const tw_event *ev;
-    size_t n;
-    int64_t want = 0;
-    bool in_order = true;
-    int rc;
-    while ((rc = tw_pump_next_run(p, &ev, &n)) == TW_OK)
-        for (size_t i = 0; i < n; i++) in_order &= ev[i].ts == want++;
-    CHECK_EQ_I(rc, TW_EOF);
-    CHECK(in_order);
-    CHECK_EQ_I(want, (int64_t)s->total);
+    CHECK_EQ_I(take_all(p), (int64_t)s->total);
     CHECK_EQ_U(tw_pump_bytes(p), s->total * SIM_BYTES);
     here = tw_pump_here_bytes(p, probed);
     *ahead_at_end = tw_pump_ahead(p);
@@ -172,16 +178,7 @@ void test_pump_idle(void) {
     CHECK(p != NULL);
     tw_pump_set_idle(p, slow_idle, &s);
     CHECK(tw_pump_start(p, slow_fill, slow_bytes, &s));
-    const tw_event *ev;
-    size_t n;
-    int64_t want = 0;
-    bool in_order = true;
-    int rc;
-    while ((rc = tw_pump_next_run(p, &ev, &n)) == TW_OK)
-        for (size_t i = 0; i < n; i++) in_order &= ev[i].ts == want++;
-    CHECK_EQ_I(rc, TW_EOF);
-    CHECK(in_order);
-    CHECK_EQ_I(want, 20000);
+    CHECK_EQ_I(take_all(p), 20000);
     CHECK(s.calls > 0);
     CHECK(!s.wrong_thread);
     CHECK(!s.went_back);
