@@ -123,6 +123,18 @@ uint64_t tw_input_offset(const tw_input *in);
  * it (Linux before 5.14, other systems).
  */
 bool tw_input_map_ahead(tw_input *in, uint64_t pos);
+/*
+ * The same for a pipe, a terminal or a socket (or a file read as one): for
+ * a thread other than the one reading, while it has nothing else to do,
+ * read the block that comes next (up to 1 MiB, only what the input holds
+ * already: it never waits) into a buffer of its own, which the reading
+ * thread takes in place of its own read(2) when it has used what it has;
+ * its buffer then serves for the next block.  The bytes and diagnostics
+ * are those of reading on one thread.  True when it read a block (or met
+ * the end); false when there is nothing to do: a block is waiting to be
+ * taken, nothing is there yet, the input has ended, or it is not a stream.
+ */
+bool tw_input_read_ahead(tw_input *in);
 
 /* ------------------------------------------------------------------------ */
 /* Output                                                                    */

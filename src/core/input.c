@@ -3,11 +3,14 @@
  *   MAP     a regular file, memory-mapped; pages far behind the read
  *           position are released so resident memory stays flat;
  *   MEM     a caller's memory block (tests, fuzzers) or an empty file;
- *   STREAM  pipes, terminals, sockets: read(2) into a growable window.
+ *   STREAM  pipes, terminals, sockets: read(2) into a growable window;
+ *           another thread may read the next block while it waits for
+ *           the reading one (tw_input_read_ahead()).
  */
 #define _DEFAULT_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +31,15 @@ enum mode { MODE_MEM, MODE_MAP, MODE_STREAM };
 #elif defined(__linux__)
 #define TW_SETPIPE_SZ 1031
 #endif
+/* tw_input_read_ahead(): a block of up to SIDE_BLOCK bytes, read after
+ * SIDE_HEAD bytes of room, where the part line in front of it is copied
+ * when the reading thread takes it in place of its own buffer; at most
+ * SIDE_STEP bytes per call, so that the thread that reads ahead is soon
+ * back to what it waits for */
+#define SIDE_BLOCK STREAM_BLOCK
+#define SIDE_HEAD ((size_t)64 << 10)
+#define SIDE_STEP ((size_t)64 << 10)
+enum { SIDE_IDLE, SIDE_READING, SIDE_FILLING };
 #define RELEASE_STEP ((size_t)1 << 20)   /* release mapped pages in steps */
 #define RELEASE_KEEP ((size_t)256 << 10) /* keep this much behind the cursor */
 /* tw_input_map_ahead(): map up to AHEAD_LEAD bytes past the position it is
@@ -57,16 +69,32 @@ struct tw_input {
     uint64_t release_at;  /* pos from which release_behind has work to do */
     /* MAP: what the reading thread releases and another maps ahead of it
      * (tw_input_map_ahead()), under ahead_mu: offsets in the mapping */
-    pthread_mutex_t ahead_mu;  /* made with the mapping */
+    pthread_mutex_t ahead_mu;  /* made with the mapping, or for a STREAM */
     size_t released;      /* pages below are released (or being released) */
     size_t ahead_done;    /* mapped ahead up to here */
     size_t ahead_from;    /* while `ahead_busy`: being mapped from here on */
     bool ahead_busy, ahead_off;
-    /* STREAM: buf[0..end) holds input bytes [base, base+end) */
+    /* STREAM: buf[0..end) holds input bytes [base, base+end) (modulo 2^64:
+     * after a block read ahead is taken, the bytes start at an index above
+     * 0 and base may have wrapped) */
     unsigned char *buf;
     size_t cap, end;
     uint64_t base;
     bool eof;
+    /* STREAM: the next block, read by another thread (tw_input_read_ahead())
+     * into `side`, under ahead_mu: who reads the input now (side_state:
+     * SIDE_READING this thread, SIDE_FILLING the other, SIDE_IDLE neither);
+     * side_n bytes read ahead, and after them the end of the input
+     * (side_end) or an error (side_err) when set; side_stop: read no more
+     * ahead (the end or an error was met, or poll() failed).  The side
+     * belongs to the thread that the state names, and to neither while it
+     * is SIDE_IDLE. */
+    pthread_cond_t side_cv;
+    unsigned char *side;
+    size_t side_cap, side_n;
+    int side_state, side_err;
+    bool side_end, side_stop;
+    bool side_off;  /* no lock could be made: no reading ahead */
     /* all modes */
     uint64_t pos;     /* offset of the next unread byte */
     uint64_t lineno;  /* lines returned or skipped so far */
@@ -196,6 +224,13 @@ int tw_input_open(const char *path, const tw_input_opts *opts,
             }
         }
     }
+    if (in->mode == MODE_STREAM) {
+        in->side_off = pthread_mutex_init(&in->ahead_mu, NULL) != 0;
+        if (!in->side_off && pthread_cond_init(&in->side_cv, NULL) != 0) {
+            pthread_mutex_destroy(&in->ahead_mu);
+            in->side_off = true;
+        }
+    }
     *out = in;
     return 0;
 }
@@ -206,8 +241,13 @@ void tw_input_close(tw_input *in) {
         munmap(in->map, in->cap);
         pthread_mutex_destroy(&in->ahead_mu);
     }
+    if (in->mode == MODE_STREAM && !in->side_off) {
+        pthread_cond_destroy(&in->side_cv);
+        pthread_mutex_destroy(&in->ahead_mu);
+    }
     if (in->own_fd && in->fd >= 0) close(in->fd);
     free(in->buf);
+    free(in->side);
     free(in->name);
     free(in->path);
     free(in);
@@ -291,9 +331,9 @@ static inline void release_behind(tw_input *in) {
 /* ---- STREAM -------------------------------------------------------------- */
 
 /* Read more bytes into the window, keeping bytes from `keep_from` (an index
- * into buf) onwards.  Returns 1 when bytes arrived, 0 at EOF, -1 on error. */
-static int stream_fill(tw_input *in, size_t keep_from, size_t min_room) {
-    if (in->eof) return 0;
+ * into buf) onwards, with read(2) on this thread.  Returns 1 when bytes
+ * arrived, 0 at EOF, -1 on error. */
+static int stream_read(tw_input *in, size_t keep_from, size_t min_room) {
     if (keep_from > 0) {
         memmove(in->buf, in->buf + keep_from, in->end - keep_from);
         in->end -= keep_from;
@@ -325,6 +365,124 @@ static int stream_fill(tw_input *in, size_t keep_from, size_t min_room) {
         io_error(in, "read failed", errno);
         return -1;
     }
+}
+
+/* The block another thread read ahead (this thread's while SIDE_READING),
+ * as stream_read() would have read it.  The
+ * buffers trade places when the bytes kept fit in front of the block (the
+ * block is not copied); else the block is copied after them. */
+static int stream_take(tw_input *in, size_t keep_from) {
+    size_t n = in->side_n;
+    if (!n) {
+        if (in->side_err) {
+            io_error(in, "read failed", in->side_err);
+            return -1;
+        }
+        in->eof = true;
+        return 0;
+    }
+    size_t kept = in->end - keep_from;
+    in->base += keep_from;  /* the offset of the first byte kept */
+    if (kept <= SIDE_HEAD && in->cap > SIDE_HEAD) {
+        unsigned char *b = in->side;
+        size_t at = SIDE_HEAD - kept, cap = in->side_cap;
+        memcpy(b + at, in->buf + keep_from, kept);
+        in->side = in->buf;
+        in->side_cap = in->cap;
+        in->buf = b;
+        in->cap = cap;
+        in->base -= at;  /* modulo 2^64 (see tw_input.base) */
+        in->end = at + kept + n;
+    } else {
+        if (kept) memmove(in->buf, in->buf + keep_from, kept);
+        in->end = kept;
+        if (in->cap - kept < n) {
+            size_t ncap = kept + n > STREAM_BLOCK ? kept + n : STREAM_BLOCK;
+            unsigned char *nb = realloc(in->buf, ncap);
+            if (!nb) {
+                tw_report(in->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory reading '%s'",
+                          in->name);
+                return -1;
+            }
+            in->buf = nb;
+            in->cap = ncap;
+        }
+        memcpy(in->buf + kept, in->side + SIDE_HEAD, n);
+        in->end += n;
+    }
+    in->side_n = 0;
+    if (in->side_end) in->eof = true;
+    return 1;  /* an error after the bytes comes at the next call */
+}
+
+/* Read more bytes into the window (as stream_read()): the block another
+ * thread read ahead, when there is one (or once it has read it), else with
+ * read(2) here, the other thread then reading nothing. */
+static int stream_fill(tw_input *in, size_t keep_from, size_t min_room) {
+    if (in->eof) return 0;
+    if (in->side_off) return stream_read(in, keep_from, min_room);
+    pthread_mutex_lock(&in->ahead_mu);
+    while (in->side_state == SIDE_FILLING) pthread_cond_wait(&in->side_cv, &in->ahead_mu);
+    in->side_state = SIDE_READING;
+    bool ahead = in->side_n || in->side_end || in->side_err;
+    pthread_mutex_unlock(&in->ahead_mu);
+    int r = ahead ? stream_take(in, keep_from) : stream_read(in, keep_from, min_room);
+    pthread_mutex_lock(&in->ahead_mu);
+    in->side_state = SIDE_IDLE;
+    if (r <= 0) in->side_stop = true;  /* the end, or an error: no more ahead */
+    pthread_mutex_unlock(&in->ahead_mu);
+    return r;
+}
+
+bool tw_input_read_ahead(tw_input *in) {
+    if (in->mode != MODE_STREAM || in->side_off) return false;
+    pthread_mutex_lock(&in->ahead_mu);
+    bool go = in->side_state == SIDE_IDLE && !in->side_stop;
+    size_t n = 0, room = 0;
+    if (go) {  /* the side is no thread's: it may be looked at */
+        n = in->side_n;
+        /* the room for a block: what the side holds after its head (a
+         * buffer of the reading thread's, once they traded places), at
+         * most SIDE_BLOCK */
+        room = in->side ? in->side_cap - SIDE_HEAD : SIDE_BLOCK;
+        if (room > SIDE_BLOCK) room = SIDE_BLOCK;
+        go = n < room;
+    }
+    if (go) in->side_state = SIDE_FILLING;
+    pthread_mutex_unlock(&in->ahead_mu);
+    if (!go) return false;
+    /* the side is this thread's now */
+    if (!in->side && (in->side = malloc(SIDE_HEAD + SIDE_BLOCK))) in->side_cap = SIDE_HEAD + SIDE_BLOCK;
+    if (room - n > SIDE_STEP) room = n + SIDE_STEP;
+    ssize_t got = 0;
+    int err = 0;
+    bool end = false, stop = !in->side; /* out of memory: the reading thread reads it */
+    if (!stop) {
+        /* only what is there already (poll() first): this thread must
+         * never wait for the input, as it has events to take */
+        struct pollfd pf = {.fd = in->fd, .events = POLLIN};
+        int pr;
+        while ((pr = poll(&pf, 1, 0)) < 0 && errno == EINTR) {
+        }
+        if (pr < 0) stop = true;  /* the reading thread reads it */
+        if (pr > 0) {
+            while ((got = read(in->fd, in->side + SIDE_HEAD + n, room - n)) < 0 &&
+                   errno == EINTR) {
+            }
+            end = got == 0;
+            /* an error after bytes read ahead waits for them to be taken */
+            if (got < 0) err = errno;
+        }
+    }
+    pthread_mutex_lock(&in->ahead_mu);
+    in->side_state = SIDE_IDLE;
+    if (got > 0) in->side_n = n + (size_t)got;
+    in->side_end = end;
+    in->side_err = err;
+    if (stop || end || err) in->side_stop = true;
+    pthread_cond_signal(&in->side_cv);
+    pthread_mutex_unlock(&in->ahead_mu);
+    return got > 0 || end || err;
 }
 
 static inline size_t stream_index(const tw_input *in) { return (size_t)(in->pos - in->base); }

@@ -58,7 +58,8 @@ void tw_pump_steer(tw_pump *p, unsigned switch_every);
 /* Work for the consumer's thread while it waits for the reading thread (a
  * step of it per call, the input bytes behind the batch it took last in
  * `bytes`; true when it did a step and may have more): the source maps the
- * input's pages ahead of the reader (tw_input_map_ahead()). */
+ * input's pages ahead of the reader (tw_input_map_ahead()), or reads a
+ * pipe's next block for it (tw_input_read_ahead()). */
 typedef bool (*tw_pump_idle_fn)(void *user, uint64_t bytes);
 void tw_pump_set_idle(tw_pump *p, tw_pump_idle_fn fn, void *user);
 /* The clock steering reads, in ns (for tests; CLOCK_MONOTONIC by default). */

@@ -329,10 +329,11 @@ static uint64_t pump_bytes(void *user) { return bytes_read(user); }
 
 /* The consumer's thread, waiting for the reading thread: the one input's
  * pages mapped ahead of the reader, from `bytes` (where the reader was at
- * the end of the last batch taken; it is at most one batch further on). */
+ * the end of the last batch taken; it is at most one batch further on), or
+ * from a pipe, its next block read. */
 static bool pump_idle(void *user, uint64_t bytes) {
     tw_source *s = user;
-    return tw_input_map_ahead(s->v[0].in, bytes);
+    return tw_input_map_ahead(s->v[0].in, bytes) || tw_input_read_ahead(s->v[0].in);
 }
 
 /* Decide how the pump reads: on a second thread when asked for and the

@@ -1,5 +1,8 @@
 /* Unit tests of the input layer: lines (CRLF, no final newline, limits) in
- * memory, mmap and stream mode; byte access; open errors; mapping ahead. */
+ * memory, mmap and stream mode; byte access; open errors; mapping ahead;
+ * reading a stream ahead. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -356,5 +359,188 @@ void test_input_map_ahead(void) {
     tw_input_close(in);
     unlink(path);
     free(text);
+    CHECK_EQ_U(d.n, 0);
+}
+
+/* Standard input from a pipe, opened (its pipe then holds 1 MiB); *wr is
+ * the pipe's other end, *saved the standard input to put back. */
+static tw_input *open_pipe(tu_diags *d, int *wr, int *saved) {
+    int p[2];
+    CHECK(pipe(p) == 0);
+    *saved = dup(0);
+    dup2(p[0], 0);
+    close(p[0]);
+    *wr = p[1];
+    tw_input *in = NULL;
+    CHECK(tw_input_open("-", NULL, &d->sink, &in) == 0);
+    return in;
+}
+
+static void close_pipe(tw_input *in, int wr, int saved) {
+    tw_input_close(in);
+    if (wr >= 0) close(wr);
+    dup2(saved, 0);
+    close(saved);
+}
+
+static void put(int fd, char c, size_t n) {
+    char buf[4096];
+    memset(buf, c, sizeof buf);
+    while (n) {
+        size_t k = n < sizeof buf ? n : sizeof buf;
+        CHECK(write(fd, buf, k) == (ssize_t)k);
+        n -= k;
+    }
+}
+
+void test_input_read_ahead(void) {
+    /* tw_input_read_ahead(), for a thread that waits for the reading one:
+     * nothing to do for memory and mapped files; on a stream, what the
+     * input holds already, 64 KiB a call, never waiting for more, which
+     * the reader takes in place of its own read(2): the same lines, line
+     * numbers and offsets as reading alone, whether the part line in front
+     * of the block is short (the buffers trade places) or longer than the
+     * 64 KiB of room in front of it (copied), and the end of the input
+     * when it is what was read ahead */
+    tu_diags d;
+    tu_diags_init(&d);
+    tw_input *in;
+    CHECK(tw_input_open_mem(TEXT, sizeof TEXT - 1, "mem", NULL, &d.sink, &in) == 0);
+    CHECK(!tw_input_read_ahead(in));
+    tw_input_close(in);
+    const char *path = tu_tempfile(0, ".txt", TEXT, sizeof TEXT - 1);
+    CHECK(tw_input_open(path, NULL, &d.sink, &in) == 0);
+    CHECK(!tw_input_read_ahead(in));
+    tw_input_close(in);
+    int wr, saved;
+    in = open_pipe(&d, &wr, &saved);
+    CHECK(!tw_input_read_ahead(in));  /* nothing there yet: does not wait */
+    CHECK(write(wr, "alpha\nbe", 8) == 8);
+    CHECK(tw_input_read_ahead(in));
+    CHECK(!tw_input_read_ahead(in));  /* all of it read ahead */
+    tw_line l;
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);
+    CHECK_MEM(l.s, l.len, "alpha");
+    CHECK_EQ_U(l.offset, 0);
+    CHECK(write(wr, "ta\ngamma", 8) == 8);
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);  /* read by the reader itself */
+    CHECK_MEM(l.s, l.len, "beta");
+    CHECK_EQ_U(l.no, 2);
+    CHECK_EQ_U(l.offset, 6);
+    /* a block of 70001 bytes, two calls; "gamma" in front of it */
+    CHECK(write(wr, "\n", 1) == 1);
+    put(wr, 'x', 70000);
+    CHECK(tw_input_read_ahead(in));
+    CHECK(tw_input_read_ahead(in));
+    CHECK(!tw_input_read_ahead(in));
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);
+    CHECK_MEM(l.s, l.len, "gamma");
+    CHECK_EQ_U(l.offset, 11);
+    CHECK_EQ_U(tw_input_offset(in), 17);
+    /* the end, read ahead: the last line without its LF */
+    close(wr);
+    wr = -1;
+    CHECK(tw_input_read_ahead(in));
+    CHECK(!tw_input_read_ahead(in));
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);
+    CHECK_EQ_U(l.len, 70000);
+    CHECK(!l.eol);
+    CHECK(l.s[0] == 'x' && l.s[69999] == 'x');
+    CHECK_EQ_U(l.no, 4);
+    CHECK_EQ_U(l.offset, 17);
+    CHECK_EQ_I(tw_input_getline(in, &l), 0);
+    CHECK(!tw_input_read_ahead(in));
+    close_pipe(in, wr, saved);
+    /* a part line of 70000 bytes in front of the block: copied */
+    in = open_pipe(&d, &wr, &saved);
+    put(wr, 'y', 70000);
+    const unsigned char *p;
+    size_t got;
+    CHECK(tw_input_peek(in, 70000, &p, &got) == 0);
+    CHECK_EQ_U(got, 70000);
+    CHECK(write(wr, "yyy\nz\n", 6) == 6);
+    CHECK(tw_input_read_ahead(in));
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);
+    CHECK_EQ_U(l.len, 70003);
+    CHECK(l.eol && l.s[0] == 'y' && l.s[70002] == 'y');
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);
+    CHECK_MEM(l.s, l.len, "z");
+    CHECK_EQ_U(l.offset, 70004);
+    close_pipe(in, wr, saved);
+    unlink(path);
+    CHECK_EQ_U(d.n, 0);
+}
+
+/* Three threads on one pipe: a writer, a reader taking its lines, and a
+ * thread reading ahead as the consumer of a pump does while it waits. */
+typedef struct {
+    tw_input *in;
+    int wr;
+    atomic_bool done;
+    size_t ahead;  /* blocks read ahead */
+} ahead_run;
+
+enum { AHEAD_LINES = 20000 };
+
+/* Line i: "i:" and i % 97 * 13 letters, one line in 2000 of 70000. */
+static size_t ahead_line(size_t i, char *buf, size_t cap) {
+    int k = snprintf(buf, cap, "%zu:", i);
+    size_t n = i % 2000 == 1999 ? 70000 : i % 97 * 13;
+    for (size_t j = 0; j < n; j++) buf[k + j] = (char)('a' + (i + j) % 26);
+    return (size_t)k + n;
+}
+
+static void *ahead_writer(void *arg) {
+    ahead_run *r = arg;
+    static char buf[80000];
+    for (size_t i = 0; i < AHEAD_LINES; i++) {
+        size_t n = ahead_line(i, buf, sizeof buf);
+        buf[n++] = '\n';
+        for (size_t at = 0; at < n;) {
+            ssize_t w = write(r->wr, buf + at, n - at);
+            if (w <= 0) return NULL;
+            at += (size_t)w;
+        }
+    }
+    close(r->wr);
+    return NULL;
+}
+
+static void *ahead_helper(void *arg) {
+    ahead_run *r = arg;
+    while (!atomic_load(&r->done))
+        if (tw_input_read_ahead(r->in)) r->ahead++;
+    return NULL;
+}
+
+void test_input_read_ahead_threads(void) {
+    /* the lines as written, in order, numbered, whoever read them from the
+     * pipe; both the reader and the thread reading ahead read some */
+    tu_diags d;
+    tu_diags_init(&d);
+    int saved;
+    ahead_run r = {0};
+    r.in = open_pipe(&d, &r.wr, &saved);
+    atomic_init(&r.done, false);
+    pthread_t wt, ht;
+    CHECK(pthread_create(&wt, NULL, ahead_writer, &r) == 0);
+    CHECK(pthread_create(&ht, NULL, ahead_helper, &r) == 0);
+    static char want[80000];
+    tw_line l;
+    size_t i = 0, bad = 0;
+    uint64_t offset = 0;
+    while (tw_input_getline(r.in, &l) == 1) {
+        size_t n = ahead_line(i, want, sizeof want);
+        if (l.len != n || memcmp(l.s, want, n) != 0 || l.no != i + 1 || l.offset != offset) bad++;
+        offset += n + 1;
+        i++;
+    }
+    atomic_store(&r.done, true);
+    pthread_join(wt, NULL);
+    pthread_join(ht, NULL);
+    CHECK_EQ_U(i, AHEAD_LINES);
+    CHECK_EQ_U(bad, 0);
+    CHECK(r.ahead > 0);
+    close_pipe(r.in, -1, saved);
     CHECK_EQ_U(d.n, 0);
 }

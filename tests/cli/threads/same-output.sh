@@ -24,25 +24,35 @@ awk 'BEGIN {
     printf "closing log file at %06d\n", t
 }' > big_4711.log
 cp "$EXAMPLES/control-loop.csv" "$EXAMPLES/office-startup_4711.log" .
+# tracewright, its standard input from a pipe fed with the file $PIPE when
+# that is set (the consumer's thread then reads the pipe ahead of the
+# reading thread while it waits for it)
+tw() {
+    if [ -n "${PIPE:-}" ]; then
+        cat "$PIPE" | tracewright "$@"
+    else
+        tracewright "$@"
+    fi
+}
 same() {
-    tracewright "$@" --threads 1 >one.out 2>one.err
+    tw "$@" --threads 1 >one.out 2>one.err
     one=$?
-    tracewright "$@" --threads 2 >two.out 2>two.err
+    tw "$@" --threads 2 >two.out 2>two.err
     two=$?
     # auto: a second thread or not, as the machine allows; the same either way
-    tracewright "$@" --threads auto >auto.out 2>auto.err
+    tw "$@" --threads auto >auto.out 2>auto.err
     auto=$?
-    TRACEWRIGHT_TEST_SWITCH=1 tracewright "$@" --threads 2 >sw1.out 2>sw1.err
+    TRACEWRIGHT_TEST_SWITCH=1 tw "$@" --threads 2 >sw1.out 2>sw1.err
     sw1=$?
-    TRACEWRIGHT_TEST_SWITCH=3 tracewright "$@" --threads 2 >sw3.out 2>sw3.err
+    TRACEWRIGHT_TEST_SWITCH=3 tw "$@" --threads 2 >sw3.out 2>sw3.err
     sw3=$?
     if [ "$one" = "$two" ] && [ "$one" = "$auto" ] && [ "$one" = "$sw1" ] && [ "$one" = "$sw3" ] &&
         cmp -s one.out two.out && cmp -s one.err two.err && cmp -s one.out auto.out &&
         cmp -s one.err auto.err && cmp -s one.out sw1.out && cmp -s one.err sw1.err &&
         cmp -s one.out sw3.out && cmp -s one.err sw3.err; then
-        echo "$*: the same (exit $one, $(wc -l <one.err | tr -d ' ') lines on stderr)"
+        echo "${PIPE:+cat $PIPE | }$*: the same (exit $one, $(wc -l <one.err | tr -d ' ') lines on stderr)"
     else
-        echo "$*: DIFFERENT (exit $one / $two / $auto / $sw1 / $sw3)"
+        echo "${PIPE:+cat $PIPE | }$*: DIFFERENT (exit $one / $two / $auto / $sw1 / $sw3)"
         diff one.err two.err | head -5
         diff one.err sw1.err | head -5
     fi
@@ -58,6 +68,9 @@ same convert -t stacktrack big_4711.log
 same stats big_4711.log office-startup_4711.log
 same convert -t jsonl control-loop.csv big_4711.log
 same compare big_4711.log office-startup_4711.log
+PIPE=big_4711.log same stats -
+PIPE=big_4711.log same validate -
+PIPE=big_4711.log same convert -t chrome -
 # a conversion that its output stops (a full disk), the second thread
 # reading or parked then
 same convert -t jsonl -o /dev/full big_4711.log
