@@ -333,24 +333,32 @@ static inline void release_behind(tw_input *in) {
 /* Read more bytes into the window, keeping bytes from `keep_from` (an index
  * into buf) onwards, with read(2) on this thread.  Returns 1 when bytes
  * arrived, 0 at EOF, -1 on error. */
-static int stream_read(tw_input *in, size_t keep_from, size_t min_room) {
+/* Move the bytes from `keep_from` (an index into buf) to its start, and
+ * make room for `room` bytes after them (the buffer doubled as needed);
+ * false (reported) when out of memory. */
+static bool stream_keep(tw_input *in, size_t keep_from, size_t room) {
     if (keep_from > 0) {
         memmove(in->buf, in->buf + keep_from, in->end - keep_from);
         in->end -= keep_from;
         in->base += keep_from;
     }
-    if (in->cap - in->end < min_room) {
+    if (in->cap - in->end < room) {
         size_t ncap = in->cap ? in->cap : STREAM_BLOCK;
-        while (ncap - in->end < min_room) ncap *= 2;
+        while (ncap - in->end < room) ncap *= 2;
         unsigned char *nb = realloc(in->buf, ncap);
         if (!nb) {
             tw_report(in->diag, TW_R_OUT_OF_MEMORY, NULL,
                       "out of memory reading '%s'", in->name);
-            return -1;
+            return false;
         }
         in->buf = nb;
         in->cap = ncap;
     }
+    return true;
+}
+
+static int stream_read(tw_input *in, size_t keep_from, size_t min_room) {
+    if (!stream_keep(in, keep_from, min_room)) return -1;
     for (;;) {
         ssize_t n = read(in->fd, in->buf + in->end, in->cap - in->end);
         if (n > 0) {
@@ -382,8 +390,8 @@ static int stream_take(tw_input *in, size_t keep_from) {
         return 0;
     }
     size_t kept = in->end - keep_from;
-    in->base += keep_from;  /* the offset of the first byte kept */
     if (kept <= SIDE_HEAD && in->cap > SIDE_HEAD) {
+        in->base += keep_from;  /* the offset of the first byte kept */
         unsigned char *b = in->side;
         size_t at = SIDE_HEAD - kept, cap = in->side_cap;
         memcpy(b + at, in->buf + keep_from, kept);
@@ -393,21 +401,16 @@ static int stream_take(tw_input *in, size_t keep_from) {
         in->cap = cap;
         in->base -= at;  /* modulo 2^64 (see tw_input.base) */
         in->end = at + kept + n;
-    } else {
-        if (kept) memmove(in->buf, in->buf + keep_from, kept);
-        in->end = kept;
-        if (in->cap - kept < n) {
-            size_t ncap = kept + n > STREAM_BLOCK ? kept + n : STREAM_BLOCK;
-            unsigned char *nb = realloc(in->buf, ncap);
-            if (!nb) {
-                tw_report(in->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory reading '%s'",
-                          in->name);
-                return -1;
-            }
-            in->buf = nb;
-            in->cap = ncap;
+        if (in->side_cap > SIDE_HEAD + SIDE_BLOCK) {
+            /* grown for a long line: not kept as well as the buffer in use
+             * (tw_input_read_ahead() makes a new one of the usual size) */
+            free(in->side);
+            in->side = NULL;
+            in->side_cap = 0;
         }
-        memcpy(in->buf + kept, in->side + SIDE_HEAD, n);
+    } else {
+        if (!stream_keep(in, keep_from, n)) return -1;
+        memcpy(in->buf + in->end, in->side + SIDE_HEAD, n);
         in->end += n;
     }
     in->side_n = 0;

@@ -1,10 +1,14 @@
 /* Unit tests of the input layer: lines (CRLF, no final newline, limits) in
  * memory, mmap and stream mode; byte access; open errors; mapping ahead;
  * reading a stream ahead. */
+#define _XOPEN_SOURCE 700 /* posix_openpt(), grantpt(), unlockpt(), ptsname() */
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -393,6 +397,25 @@ static void put(int fd, char c, size_t n) {
     }
 }
 
+static void pause_ms(long ms) {
+    struct timespec ts = {ms / 1000, ms % 1000 * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Writes `n` bytes of `c` into a pipe from a thread of its own, so that
+ * the test does not rely on the pipe holding them all. */
+typedef struct {
+    int fd;
+    char c;
+    size_t n;
+} filler;
+
+static void *fill_pipe(void *arg) {
+    filler *f = arg;
+    put(f->fd, f->c, f->n);
+    return NULL;
+}
+
 void test_input_read_ahead(void) {
     /* tw_input_read_ahead(), for a thread that waits for the reading one:
      * nothing to do for memory and mapped files; on a stream, what the
@@ -400,8 +423,8 @@ void test_input_read_ahead(void) {
      * the reader takes in place of its own read(2): the same lines, line
      * numbers and offsets as reading alone, whether the part line in front
      * of the block is short (the buffers trade places) or longer than the
-     * 64 KiB of room in front of it (copied), and the end of the input
-     * when it is what was read ahead */
+     * 64 KiB of room in front of it (copied); the end of the input, and a
+     * read error after bytes read ahead, where reading alone meets them */
     tu_diags d;
     tu_diags_init(&d);
     tw_input *in;
@@ -427,10 +450,9 @@ void test_input_read_ahead(void) {
     CHECK_MEM(l.s, l.len, "beta");
     CHECK_EQ_U(l.no, 2);
     CHECK_EQ_U(l.offset, 6);
-    /* a block of 70001 bytes, two calls; "gamma" in front of it */
+    /* a block of 40001 bytes, "gamma" in front of it */
     CHECK(write(wr, "\n", 1) == 1);
-    put(wr, 'x', 70000);
-    CHECK(tw_input_read_ahead(in));
+    put(wr, 'x', 40000);
     CHECK(tw_input_read_ahead(in));
     CHECK(!tw_input_read_ahead(in));
     CHECK_EQ_I(tw_input_getline(in, &l), 1);
@@ -443,9 +465,9 @@ void test_input_read_ahead(void) {
     CHECK(tw_input_read_ahead(in));
     CHECK(!tw_input_read_ahead(in));
     CHECK_EQ_I(tw_input_getline(in, &l), 1);
-    CHECK_EQ_U(l.len, 70000);
+    CHECK_EQ_U(l.len, 40000);
     CHECK(!l.eol);
-    CHECK(l.s[0] == 'x' && l.s[69999] == 'x');
+    CHECK(l.s[0] == 'x' && l.s[39999] == 'x');
     CHECK_EQ_U(l.no, 4);
     CHECK_EQ_U(l.offset, 17);
     CHECK_EQ_I(tw_input_getline(in, &l), 0);
@@ -453,11 +475,14 @@ void test_input_read_ahead(void) {
     close_pipe(in, wr, saved);
     /* a part line of 70000 bytes in front of the block: copied */
     in = open_pipe(&d, &wr, &saved);
-    put(wr, 'y', 70000);
+    filler f = {wr, 'y', 70000};
+    pthread_t ft;
+    CHECK(pthread_create(&ft, NULL, fill_pipe, &f) == 0);
     const unsigned char *p;
     size_t got;
-    CHECK(tw_input_peek(in, 70000, &p, &got) == 0);
+    CHECK(tw_input_peek(in, 70000, &p, &got) == 0);  /* read by the reader */
     CHECK_EQ_U(got, 70000);
+    pthread_join(ft, NULL);
     CHECK(write(wr, "yyy\nz\n", 6) == 6);
     CHECK(tw_input_read_ahead(in));
     CHECK_EQ_I(tw_input_getline(in, &l), 1);
@@ -467,7 +492,70 @@ void test_input_read_ahead(void) {
     CHECK_MEM(l.s, l.len, "z");
     CHECK_EQ_U(l.offset, 70004);
     close_pipe(in, wr, saved);
+    CHECK_EQ_U(d.n, 0);
+    /* a read error met reading ahead, after bytes read ahead (standard
+     * input turned into a directory): the bytes, then the error, once */
+    in = open_pipe(&d, &wr, &saved);
+    CHECK(write(wr, "ok\npart", 7) == 7);
+    CHECK(tw_input_read_ahead(in));
+    int dir = open(".", O_RDONLY);
+    CHECK(dir >= 0);
+    dup2(dir, 0);
+    close(dir);
+    CHECK(tw_input_read_ahead(in));   /* the error */
+    CHECK(!tw_input_read_ahead(in));  /* and no more */
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);
+    CHECK_MEM(l.s, l.len, "ok");
+    CHECK_EQ_U(d.n, 0);
+    CHECK_EQ_I(tw_input_getline(in, &l), -1);
+    CHECK_EQ_U(d.n, 1);
+    CHECK_STR(d.rule[0], "io-error");
+    CHECK(strstr(d.msg[0], "read failed") != NULL);
+    close_pipe(in, wr, saved);
     unlink(path);
+}
+
+void test_input_read_ahead_terminal(void) {
+    /* standard input a terminal: what was typed is read ahead, and the end
+     * typed (^D); nothing after it is read (a terminal goes on after an
+     * end, where a pipe does not) */
+    int m = posix_openpt(O_RDWR | O_NOCTTY);
+    if (m < 0) {
+        printf("input_read_ahead_terminal: no pseudo-terminal here (%s); not run\n",
+               strerror(errno));
+        return;
+    }
+    CHECK(grantpt(m) == 0 && unlockpt(m) == 0);
+    int t = open(ptsname(m), O_RDWR | O_NOCTTY);
+    CHECK(t >= 0);
+    int saved = dup(0);
+    dup2(t, 0);
+    tu_diags d;
+    tu_diags_init(&d);
+    tw_input *in;
+    CHECK(tw_input_open("-", NULL, &d.sink, &in) == 0);
+    CHECK(!tw_input_read_ahead(in));  /* nothing typed yet */
+    CHECK(write(m, "typed\n\004", 7) == 7);
+    int steps = 0;  /* the line, then the end (one read each) */
+    for (int i = 0; i < 2000 && steps < 2; i++)
+        if (tw_input_read_ahead(in)) steps++;
+        else pause_ms(1);
+    CHECK_EQ_I(steps, 2);
+    CHECK(write(m, "after\n", 6) == 6);
+    pause_ms(10);
+    CHECK(!tw_input_read_ahead(in));
+    tw_line l;
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);
+    CHECK_MEM(l.s, l.len, "typed");
+    CHECK_EQ_I(tw_input_getline(in, &l), 0);
+    tw_input_close(in);
+    char buf[16];
+    ssize_t n = read(t, buf, sizeof buf);  /* still there, unread */
+    CHECK_MEM(buf, n > 0 ? (size_t)n : 0, "after\n");
+    dup2(saved, 0);
+    close(saved);
+    close(t);
+    close(m);
     CHECK_EQ_U(d.n, 0);
 }
 
