@@ -330,9 +330,6 @@ static inline void release_behind(tw_input *in) {
 
 /* ---- STREAM -------------------------------------------------------------- */
 
-/* Read more bytes into the window, keeping bytes from `keep_from` (an index
- * into buf) onwards, with read(2) on this thread.  Returns 1 when bytes
- * arrived, 0 at EOF, -1 on error. */
 /* Move the bytes from `keep_from` (an index into buf) to its start, and
  * make room for `room` bytes after them (the buffer doubled as needed);
  * false (reported) when out of memory. */
@@ -357,6 +354,9 @@ static bool stream_keep(tw_input *in, size_t keep_from, size_t room) {
     return true;
 }
 
+/* Read more bytes into the window, keeping bytes from `keep_from` (an index
+ * into buf) onwards, with read(2) on this thread.  Returns 1 when bytes
+ * arrived, 0 at EOF, -1 on error. */
 static int stream_read(tw_input *in, size_t keep_from, size_t min_room) {
     if (!stream_keep(in, keep_from, min_room)) return -1;
     for (;;) {
@@ -376,9 +376,9 @@ static int stream_read(tw_input *in, size_t keep_from, size_t min_room) {
 }
 
 /* The block another thread read ahead (this thread's while SIDE_READING),
- * as stream_read() would have read it.  The
- * buffers trade places when the bytes kept fit in front of the block (the
- * block is not copied); else the block is copied after them. */
+ * as stream_read() would have read it.  The buffers trade places when the
+ * bytes kept fit in front of the block (the block is not copied); else the
+ * block is copied after them. */
 static int stream_take(tw_input *in, size_t keep_from) {
     size_t n = in->side_n;
     if (!n) {

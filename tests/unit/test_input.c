@@ -65,6 +65,27 @@ void test_input_lines_mem(void) {
     CHECK_EQ_U(d.n, 0);
 }
 
+/* Standard input from a pipe, opened (its pipe then holds 1 MiB); *wr is
+ * the pipe's other end, *saved the standard input to put back. */
+static tw_input *open_pipe(tu_diags *d, int *wr, int *saved) {
+    int p[2];
+    CHECK(pipe(p) == 0);
+    *saved = dup(0);
+    dup2(p[0], 0);
+    close(p[0]);
+    *wr = p[1];
+    tw_input *in = NULL;
+    CHECK(tw_input_open("-", NULL, &d->sink, &in) == 0);
+    return in;
+}
+
+static void close_pipe(tw_input *in, int wr, int saved) {
+    tw_input_close(in);
+    if (wr >= 0) close(wr);
+    dup2(saved, 0);
+    close(saved);
+}
+
 void test_input_lines_stream(void) {
     tu_diags d;
     tu_diags_init(&d);
@@ -94,14 +115,10 @@ void test_input_lines_stream(void) {
     CHECK_EQ_I(tw_input_getline(in, &l), 0);
     tw_input_close(in);
     /* standard input from a pipe */
-    int p[2];
-    CHECK(pipe(p) == 0);
-    CHECK(write(p[1], "a\nb", 3) == 3);
-    close(p[1]);
-    int saved = dup(0);
-    dup2(p[0], 0);
-    close(p[0]);
-    CHECK(tw_input_open("-", NULL, &d.sink, &in) == 0);
+    int wr, saved;
+    in = open_pipe(&d, &wr, &saved);
+    CHECK(write(wr, "a\nb", 3) == 3);
+    close(wr);
     CHECK_STR(tw_input_name(in), "<stdin>");
     CHECK_EQ_I(tw_input_size(in), -1);
     CHECK_EQ_I(tw_input_getline(in, &l), 1);
@@ -109,9 +126,7 @@ void test_input_lines_stream(void) {
     CHECK_EQ_I(tw_input_getline(in, &l), 1);
     CHECK_MEM(l.s, l.len, "b");
     CHECK_EQ_I(tw_input_getline(in, &l), 0);
-    tw_input_close(in);
-    dup2(saved, 0);
-    close(saved);
+    close_pipe(in, -1, saved);
     free(text);
     unlink(path);
     CHECK_EQ_U(d.n, 0);
@@ -364,27 +379,6 @@ void test_input_map_ahead(void) {
     unlink(path);
     free(text);
     CHECK_EQ_U(d.n, 0);
-}
-
-/* Standard input from a pipe, opened (its pipe then holds 1 MiB); *wr is
- * the pipe's other end, *saved the standard input to put back. */
-static tw_input *open_pipe(tu_diags *d, int *wr, int *saved) {
-    int p[2];
-    CHECK(pipe(p) == 0);
-    *saved = dup(0);
-    dup2(p[0], 0);
-    close(p[0]);
-    *wr = p[1];
-    tw_input *in = NULL;
-    CHECK(tw_input_open("-", NULL, &d->sink, &in) == 0);
-    return in;
-}
-
-static void close_pipe(tw_input *in, int wr, int saved) {
-    tw_input_close(in);
-    if (wr >= 0) close(wr);
-    dup2(saved, 0);
-    close(saved);
 }
 
 static void put(int fd, char c, size_t n) {
