@@ -260,6 +260,7 @@ struct tw_reader {
     void *state;
     tw_trace_info info;
     tw_read_ctx ctx;
+    bool defer;  /* may leave checks to the consumer (TW_READ_DEFER_CHECKS) */
 };
 
 int tw_reader_open(const tw_format *fmt, tw_input *in, tw_strtab *strtab,
@@ -288,6 +289,8 @@ int tw_reader_open_ex(const tw_format *fmt, tw_input *in, tw_strtab *strtab,
     r->ctx.opts = opts ? opts : &empty_optset;
     r->ctx.info = &r->info;
     r->ctx.transient_names = (flags & TW_READ_TRANSIENT_NAMES) != 0;
+    /* read_check exists from descriptor version 3 on */
+    r->defer = (flags & TW_READ_DEFER_CHECKS) && fmt->abi >= 3 && fmt->read_check;
     if (fmt->read_open(&r->ctx, &r->state) != TW_OK) {
         free(r);
         return TW_ERR;
@@ -311,10 +314,18 @@ static int read_next_of(void *reader, tw_event *ev) {
 
 int tw_reader_next_batch(tw_reader *r, tw_batch *b) {
     b->stop = r->ctx.diag;
+    b->defer_checks = b->defer_checks && r->defer;
     /* read_batch exists from descriptor version 2 on */
     return r->fmt->abi >= 2 && r->fmt->read_batch ? r->fmt->read_batch(r->state, b)
                                                   : tw_read_batch_with(read_next_of, r, b);
 }
+
+bool tw_reader_defers_checks(const tw_reader *r) { return r->defer; }
+
+size_t tw_reader_check(tw_reader *r, tw_event *ev, size_t n, tw_diag_sink *sink) {
+    return r->defer ? r->fmt->read_check(r->state, ev, n, sink) : n;
+}
+
 const tw_trace_info *tw_reader_info(const tw_reader *r) { return &r->info; }
 
 void tw_reader_close(tw_reader *r) {

@@ -70,6 +70,7 @@ typedef struct batch {
     uint64_t lost;  /* diagnostics that could not be recorded (out of memory) */
     uint64_t input_bytes;
     size_t calls;   /* of fn to fill it */
+    bool deferred;  /* its reader left checks to the consumer (tw_batch.deferred) */
     int end;        /* 0, or the TW_EOF / TW_ERR that follows the events */
 } batch;
 
@@ -254,12 +255,14 @@ static void await_batch(tw_pump *p) {
 /* ---- filling a batch -------------------------------------------------------- */
 
 /* Fill b with runs of events from fn (on the producing thread, or on the
- * consumer's when the pump reads here): its diagnostics are recorded in it
- * (on_diag()) at their places.  Returns how the batch ends: TW_OK when it
- * is full, else the TW_EOF or TW_ERR that follows its events. */
-static int fill(tw_pump *p, batch *b) {
+ * consumer's when the pump reads here, `ahead` false): its diagnostics are
+ * recorded in it (on_diag()) at their places.  Returns how the batch ends:
+ * TW_OK when it is full, else the TW_EOF or TW_ERR that follows its
+ * events. */
+static int fill(tw_pump *p, batch *b, bool ahead) {
     batch_reset(b);
-    p->fill = (tw_batch){.ev = b->ev, .cap = BATCH_EVENTS};
+    /* ahead, the consumer may do the reader's checks (tw_batch.defer_checks) */
+    p->fill = (tw_batch){.ev = b->ev, .cap = BATCH_EVENTS, .defer_checks = ahead};
     p->filling = b;
     int rc = TW_OK;
     b->calls = 0;
@@ -277,6 +280,7 @@ static int fill(tw_pump *p, batch *b) {
         if (rc != TW_OK) break;
     }
     b->n = p->fill.n;
+    b->deferred = p->fill.deferred;
     b->end = rc;
     b->input_bytes = p->bytes_fn(p->user);
     p->filling = NULL;
@@ -303,7 +307,7 @@ static void *produce(void *arg) {
         }
         batch *b = p->ring[(p->head + atomic_load(&p->count)) % NBATCHES];
         pthread_mutex_unlock(&p->mu);
-        int rc = fill(p, b);
+        int rc = fill(p, b, true);
         pthread_mutex_lock(&p->mu);
         atomic_fetch_add(&p->count, 1);
         pthread_cond_signal(&p->filled);
@@ -485,12 +489,14 @@ static batch *take_batch(tw_pump *p) {
     p->reading_here = !ring;
     if (!ring) {
         uint64_t before = p->bytes;
-        fill(p, b);
+        fill(p, b, false);
         p->here_bytes += b->input_bytes - before;
         if (p->probing) p->probe_bytes += b->input_bytes - before;
     }
     return b;
 }
+
+bool tw_pump_run_deferred(const tw_pump *p) { return p->reading && p->reading->deferred; }
 
 int tw_pump_next_run(tw_pump *p, const tw_event **ev, size_t *n) {
     for (;;) {
@@ -499,7 +505,7 @@ int tw_pump_next_run(tw_pump *p, const tw_event **ev, size_t *n) {
         if (!b) {
             if (p->here) {  /* the one batch, filled now */
                 b = p->ring[0];
-                fill(p, b);
+                fill(p, b, false);
             } else {
                 b = take_batch(p);
             }

@@ -82,6 +82,9 @@ uint64_t tw_pump_here_bytes(const tw_pump *p, uint64_t *probed);
  * straight on. */
 enum { TW_PUMP_STEP = 2 };
 int tw_pump_next_run(tw_pump *p, const tw_event **ev, size_t *n);
+/* Whether the run tw_pump_next_run() gave last comes from a batch whose
+ * reader left checks to the consumer (tw_batch.deferred). */
+bool tw_pump_run_deferred(const tw_pump *p);
 /* Input bytes read when the delivered events were produced. */
 uint64_t tw_pump_bytes(const tw_pump *p);
 /* Stop the thread (if running) and free everything. */

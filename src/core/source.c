@@ -49,6 +49,12 @@ struct tw_source {
     const tw_event *run;  /* the last event handed out of the current run, */
     size_t run_left;      /* and how many of it are still to come */
     size_t run_n;         /* events in the run tw_source_next_run() gave last */
+    /* the one reader's checks left to this thread (tw_reader_check()):
+     * its events before `checked` in the current run are checked, and the
+     * reports go to `out`, the caller's sink */
+    bool check;
+    const tw_event *checked;
+    tw_diag_sink *out;
     tw_pump *pump;        /* reading in runs (on a second thread or here), or NULL */
     bool started;         /* how the pump reads is decided */
     bool threaded;        /* on a second thread */
@@ -265,10 +271,16 @@ int tw_source_open(const char *const *paths, size_t n, const tw_source_opts *o,
         x->fmt = o->format ? o->format : tw_detect_input(x->in, s->diag, NULL);
         if (!x->fmt) goto fail;
         unsigned flags = o->transient_names ? TW_READ_TRANSIENT_NAMES : 0;
+        /* one input: its reader's checks may wait for this thread (several
+         * are merged on the reading thread, where the events of each reader
+         * are no longer told apart) */
+        if (n == 1) flags |= TW_READ_DEFER_CHECKS;
         if (tw_reader_open_ex(x->fmt, x->in, strtab, s->diag, o->opts, flags, &x->rd) != TW_OK)
             goto fail;
     }
     merge_info(s);
+    s->out = diag;
+    s->check = n == 1 && tw_reader_defers_checks(s->v[0].rd);
     if (n > 1) {
         for (size_t i = 0; i < n; i++) {
             int rc = pull(s, i);
@@ -370,6 +382,8 @@ int tw_source_next_run(tw_source *s, const tw_event **ev, size_t *n) {
             *ev = &s->ev;
             *n = 1;
             int rc = next_event(s, &s->ev);
+            if (rc == TW_OK && s->check && !tw_reader_check(s->v[0].rd, &s->ev, 1, s->out))
+                rc = TW_ERR;
             s->events += rc == TW_OK;
             return rc;
         }
@@ -384,10 +398,22 @@ int tw_source_next_run(tw_source *s, const tw_event **ev, size_t *n) {
             return tw_source_next_run(s, ev, n);
         }
         if (rc != TW_OK) return rc;
+        /* a batch whose reader left no checks to this thread is checked */
+        s->checked = s->check && tw_pump_run_deferred(s->pump) ? *ev : *ev + *n;
+    }
+    size_t all = *n;
+    if (s->check) {
+        if (*ev < s->checked) {  /* the checked ones first */
+            if ((size_t)(s->checked - *ev) < *n) *n = (size_t)(s->checked - *ev);
+        } else {  /* the batch is this thread's now: the events may be changed */
+            *n = tw_reader_check(s->v[0].rd, (tw_event *)(uintptr_t)*ev, *n, s->out);
+            if (!*n) return TW_ERR;
+            s->checked = *ev + *n;
+        }
     }
     s->events += *n;
     s->run = *ev + *n - 1;
-    s->run_left = 0;
+    s->run_left = all - *n;
     s->run_n = *n;
     return TW_OK;
 }
@@ -395,13 +421,13 @@ int tw_source_next_run(tw_source *s, const tw_event **ev, size_t *n) {
 void tw_source_unread(tw_source *s, size_t k) {
     if (!s->runs || k == 0 || k >= s->run_n) return;  /* event by event a run is one event */
     s->run -= k;
-    s->run_left = k;
+    s->run_left += k;
     s->run_n -= k;
     s->events -= k;
 }
 
 int tw_source_next_ref(tw_source *s, const tw_event **ev) {
-    if (s->run_left) {  /* the rest of a run taken ahead */
+    if (s->run_left && (!s->check || s->run + 1 < s->checked)) {  /* the rest of a run taken ahead */
         s->run_left--;
         *ev = ++s->run;
         s->events++;

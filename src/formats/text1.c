@@ -288,7 +288,8 @@ typedef struct area {
     const tw_str *source;   /* a line's source text */
     const tw_str *var;      /* a state's variable */
     /* the area's order records (check_order()) it remembers: on threads
-     * (cores, contexts) 0 to ORD_SLOTS - 1, and on the last other thread */
+     * (cores, contexts) 0 to ORD_SLOTS - 1, and on the last other thread;
+     * written by the thread that checks (see t1_reader.defer) */
     struct t1_order *ord_by[ORD_SLOTS];
     struct t1_order *ord;   /* on thread ord_tid */
     uint64_t ord_tid;
@@ -341,6 +342,11 @@ struct t1_reader {
     const unsigned char *win;
     size_t nwin;
     bool order_checked;     /* function_event() called check_order() */
+    /* the events are read on another thread than the consumer's, which
+     * checks their order (tw_batch.defer_checks): they are marked for
+     * t1_check() (order_mark()) instead of checked as they are read
+     * (text1_batch() says when this changes) */
+    bool defer;
     uint64_t next_tid;
     tw_u64map tracks;       /* state tracks announced */
     tw_u64map active;       /* state handle -> the area of its active state */
@@ -478,13 +484,13 @@ static uint64_t state_track(t1_reader *r, uint32_t h, int64_t ts, const tw_loc *
  * with no open invocation) is left to it.
  */
 static void check_order(t1_reader *r, area *a, uint32_t handle, uint64_t tid, char code,
-                        const tw_str *name, const tw_loc *loc) {
+                        const tw_str *name, const tw_loc *loc, tw_diag_sink *sink) {
     t1_order *o = a ? area_order(a, tid) : NULL;
     if (!o) {
         o = tw_keyed_get(&r->orders, &r->ov, &r->nov, &r->ovcap, (uint64_t)tid << 32 | handle,
                          sizeof *o, NULL);
         if (!o) {
-            tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory");
+            tw_report(sink, TW_R_OUT_OF_MEMORY, loc, "out of memory");
             return;
         }
         if (a && tid < ORD_SLOTS) {
@@ -505,7 +511,7 @@ static void check_order(t1_reader *r, area *a, uint32_t handle, uint64_t tid, ch
                         "missing"
                       : "while it runs: a call of itself must follow its suspend (S)";
         if (!tw_grow(&o->susp, &o->cap, (size_t)o->depth + 1, sizeof *o->susp, 4)) {
-            tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, loc, "out of memory");
+            tw_report(sink, TW_R_OUT_OF_MEMORY, loc, "out of memory");
             return;
         }
         /* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): tw_grow made room */
@@ -525,9 +531,17 @@ static void check_order(t1_reader *r, area *a, uint32_t handle, uint64_t tid, ch
     default: return;
     }
     if (why)
-        tw_report(r->ctx.diag, TW_R_T1_ORDER, loc, "%s (%c) of '%.*s' %s",
+        tw_report(sink, TW_R_T1_ORDER, loc, "%s (%c) of '%.*s' %s",
                   code == 'E' ? "entry" : code == 'R' ? "resume" : "exit", code, nl, name->s,
                   why);
+}
+
+/* With the checks left to the consumer (t1_reader.defer), an event whose
+ * order check_order() is to check carries, in its `value` (has_value
+ * false), its area, or, for none, its handle (odd); t1_check() takes it
+ * back. */
+static int64_t order_mark(const area *a, uint32_t handle) {
+    return a ? (int64_t)(intptr_t)a : (int64_t)((uint64_t)handle << 1 | 1);
 }
 
 /* The event kind of a timeline code (W: a counter). */
@@ -598,9 +612,11 @@ void t1_timeline(t1_reader *r, uint32_t handle, char code, uint64_t data, bool h
         }
         if (!name) return;
         uint64_t track = state_track(r, handle, ts, loc);
-        check_order(r, NULL, handle, track, code, name, loc);
+        if (!r->defer) check_order(r, NULL, handle, track, code, name, loc, r->ctx.diag);
         tw_event *e = emit(r, kind, name, track, ts, loc);
-        if (e) e->cat = type == T1_STATE ? r->c_state : r->c_aux_state;
+        if (!e) return;
+        e->cat = type == T1_STATE ? r->c_state : r->c_aux_state;
+        if (r->defer) e->value = order_mark(NULL, handle);
         return;
     }
     if (type == T1_LINE && !r->lines) {
@@ -610,9 +626,10 @@ void t1_timeline(t1_reader *r, uint32_t handle, char code, uint64_t data, bool h
     area *a = plain_area(r, handle);
     const tw_str *name = a && a->name ? a->name : unknown_handle(r, handle, loc);
     if (!name) return;
-    check_order(r, a, handle, tid, code, name, loc);
+    if (!r->defer) check_order(r, a, handle, tid, code, name, loc, r->ctx.diag);
     tw_event *e = emit(r, kind, name, tid, ts, loc);
     if (!e) return;
+    if (r->defer) e->value = order_mark(a, handle);
     e->cat = type == T1_LINE ? r->c_line : r->c_function;
     if (type == T1_LINE && kind == TW_BEGIN && a && a->source)
         tw_evq_attr_str(&r->q, r->ctx.diag, r->k_source, a->source->s, a->source->len);
@@ -942,7 +959,7 @@ static bool timeline_usual(t1_reader *r, const tw_line *l) {
 /* check_order() of an area whose order record on thread tid is the one it
  * remembers, when the event breaks no rule and needs no memory: true when
  * done; false, with nothing changed, for check_order() to do. */
-static TW_INLINE bool order_usual(area *a, uint64_t tid, char code) {
+static TW_INLINE bool order_usual(const area *a, uint64_t tid, char code) {
     t1_order *o = area_order(a, tid);
     if (!o) return false;
     uint32_t *top = o->depth ? &o->susp[o->depth - 1] : NULL;
@@ -978,8 +995,10 @@ static TW_INLINE void function_event(t1_reader *r, area *a, uint32_t h, char cod
     ev->tid = tid;
     ev->ts = ts;
     tw_loc_copy(&ev->loc, loc);
-    if (!order_usual(a, tid, code)) {
-        check_order(r, a, h, tid, code, a->name, &ev->loc);
+    if (r->defer) {
+        ev->value = order_mark(a, h);
+    } else if (!order_usual(a, tid, code)) {
+        check_order(r, a, h, tid, code, a->name, &ev->loc, r->ctx.diag);
         r->order_checked = true;
     }
 }
@@ -1063,6 +1082,37 @@ static TW_INLINE bool plain_inplace(t1_reader *r, tw_event *ev) {
     tw_loc loc = tw_text_loc(r->file, &l, 0);
     function_event(r, p.a, p.handle, p.code, p.tid, p.ts, &loc, ev);
     return true;
+}
+
+/* The timeline code of an event kind that check_order() checks. */
+static char kind_code(tw_kind k) {
+    switch (k) {
+    case TW_BEGIN: return 'E';
+    case TW_END: return 'X';
+    case TW_SUSPEND: return 'S';
+    default: return 'R';
+    }
+}
+
+/* The format's read_check (tw_format): check_order() of the marked events
+ * (order_mark()), on the consumer's thread, each mark cleared. */
+static size_t t1_check(t1_reader *r, tw_event *ev, size_t n, tw_diag_sink *sink) {
+    for (size_t i = 0; i < n; i++) {
+        tw_event *e = &ev[i];
+        if (!e->value || e->has_value) continue; /* not marked */
+        uint64_t v = (uint64_t)e->value;
+        area *a = v & 1 ? NULL : (area *)(intptr_t)e->value;
+        char code = kind_code(e->kind);
+        if (!a || !order_usual(a, e->tid, code)) {
+            if (i) return i; /* it may report: after the events before it */
+            bool was = tw_diag_stopped(sink);
+            check_order(r, a, a ? a->handle : (uint32_t)(v >> 1), e->tid, code, e->name, &e->loc,
+                        sink);
+            if (!was && tw_diag_stopped(sink)) return 0;
+        }
+        e->value = 0;
+    }
+    return n;
 }
 
 int t1_plain_entry(t1_reader *r, uint32_t handle, char code, uint64_t tid, int64_t ts,
@@ -2085,6 +2135,15 @@ static int text1_next(void *state, tw_event *ev) { return next_entry(state, ev);
  * or transient name). */
 static int text1_batch(void *state, tw_batch *b) {
     t1_reader *r = state;
+    /* Whether the events are checked here or marked for the consumer's
+     * t1_check() changes only with the queue empty, so that an event
+     * queued one way comes out that way: the state they are checked
+     * against is then used only on the consumer's thread (reading here is
+     * on it), in the events' order (the consumer checks the marked ones as
+     * they come, and a batch is read here only once every batch read ahead
+     * was handed out). */
+    if (tw_evq_empty(&r->q)) r->defer = b->defer_checks;
+    if (r->defer) b->deferred = true;
     while (b->n < b->cap) {
         /* next_entry()'s first steps, for the usual entry; they hold for
          * the next one unless this one's order was checked, the one step
@@ -2131,6 +2190,10 @@ static const tw_fidelity text1_fidelity = {
         TW_PARTLY_NO_COUNTER_THREADS | TW_PARTLY_NO_STATE_THREADS,
 };
 
+static size_t text1_check(void *state, tw_event *ev, size_t n, tw_diag_sink *sink) {
+    return t1_check(state, ev, n, sink);
+}
+
 static const tw_format text1_format = {
     .abi = TW_FORMAT_ABI,
     .name = "text1",
@@ -2143,6 +2206,7 @@ static const tw_format text1_format = {
     .read_open = text1_open,
     .read_next = text1_next,
     .read_batch = text1_batch,
+    .read_check = text1_check,
     .read_close = text1_close,
     .write_begin = text1_wbegin,
     .write_event = t1_write_event,

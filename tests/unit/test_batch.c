@@ -213,6 +213,101 @@ static void read_all(const tw_format *fmt, const char *path, unsigned flags, siz
     tw_strtab_free(tab);
 }
 
+/* The reader's diagnostics in a run read with its checks left to the
+ * consumer, held back to their places, as the pump holds them. */
+typedef struct held {
+    reading *rd;
+    struct {
+        size_t before;
+        char text[600];
+    } d[64];
+    size_t n;
+    tw_diag_sink *own; /* the reader's sink, stopped by the first (stop_first) */
+} held;
+
+static void hold_diag(void *user, const tw_diag *d) {
+    held *h = user;
+    if (h->n < 64) {
+        h->d[h->n].before = h->rd->base + (h->rd->run ? h->rd->run->n : 0);
+        snprintf(h->d[h->n].text, sizeof h->d[h->n].text, "%s %llu %llu %llu %s", d->rule_id,
+                 (unsigned long long)d->loc.line, (unsigned long long)d->loc.offset,
+                 (unsigned long long)d->loc.record, d->message);
+        h->n++;
+    }
+    if (h->rd->stop_first) h->own->problems[TW_R_LIMIT]++;
+}
+
+/* Pass on the held diagnostics whose place is before event `upto`. */
+static void pass_held(held *h, size_t upto, tw_diag_sink *to) {
+    size_t k = 0;
+    while (k < h->n && h->d[k].before <= upto) {
+        char tmp[640];
+        int n = snprintf(tmp, sizeof tmp, "! before %zu: %s\n", h->d[k].before, h->d[k].text);
+        tw_buf_append(&h->rd->diags, tmp, (size_t)n);
+        if (h->rd->stop_first) to->problems[TW_R_LIMIT]++;
+        k++;
+    }
+    memmove(h->d, h->d + k, (h->n - k) * sizeof h->d[0]);
+    h->n -= k;
+}
+
+/* read_all() in runs of `cap` with the reader's checks left to the
+ * consumer (TW_READ_DEFER_CHECKS, tw_batch.defer_checks), taken as a
+ * consumer takes them: each event through tw_reader_check() before it is
+ * delivered, the reports going to the consumer's sink, a run cut where a
+ * report comes, the reader's own diagnostics held back to their places. */
+static void read_deferred(const tw_format *fmt, const char *path, unsigned flags, size_t cap,
+                          reading *rd, size_t *deferred) {
+    held h = {.rd = rd};
+    tw_diag_sink own = {.fn = hold_diag, .user = &h};
+    tw_diag_sink out = {.fn = note_diag, .user = rd};
+    h.own = &own;
+    rd->sink = &out;
+    tw_strtab *tab = tw_strtab_new();
+    tw_input *in = NULL;
+    tw_reader *r = NULL;
+    int rc = TW_ERR;
+    if (tab && tw_input_open(path, NULL, &own, &in) == 0 &&
+        tw_reader_open_ex(fmt, in, tab, &own, NULL, flags | TW_READ_DEFER_CHECKS, &r) == TW_OK) {
+        tw_event ev[16];
+        bool stopped = false;
+        do {
+            tw_batch b = {.ev = ev, .cap = cap, .defer_checks = true};
+            rd->run = &b;
+            rc = tw_reader_next_batch(r, &b);
+            rd->run = NULL;
+            if (b.deferred) {
+                CHECK(tw_reader_defers_checks(r));
+                *deferred += 1;
+            }
+            for (size_t i = 0; i < b.n && !stopped;) {
+                pass_held(&h, rd->base, &out);
+                size_t k = tw_reader_check(r, &ev[i], b.n - i, &out);
+                CHECK(k <= b.n - i);
+                if (!k) {
+                    stopped = true;
+                    break;
+                }
+                for (size_t j = i; j < i + k; j++) describe(&ev[j], &rd->events);
+                rd->base += k;
+                i += k;
+            }
+            if (stopped) {
+                rc = TW_ERR;
+                break;
+            }
+            pass_held(&h, rd->base, &out);
+        } while (rc == TW_OK);
+    }
+    pass_held(&h, rd->base, &out); /* from the opening, when it failed */
+    char tmp[32];
+    int n = snprintf(tmp, sizeof tmp, "= %d\n", rc);
+    tw_buf_append(&rd->events, tmp, (size_t)n);
+    tw_reader_close(r);
+    tw_input_close(in);
+    tw_strtab_free(tab);
+}
+
 static bool same(const tw_buf *a, const tw_buf *b) {
     return a->len == b->len && (a->len == 0 || memcmp(a->p, b->p, a->len) == 0);
 }
@@ -220,7 +315,7 @@ static bool same(const tw_buf *a, const tw_buf *b) {
 void test_reader_batch_equals_next(void) {
     static const char *const dirs[] = {"good", "bad", "rules"};
     static const size_t caps[] = {1, 3, 16};
-    size_t files = 0, events_seen = 0, diags_seen = 0, stopped_early = 0;
+    size_t files = 0, events_seen = 0, diags_seen = 0, stopped_early = 0, deferred_runs = 0;
     for (size_t f = 0; f < tw_format_count(); f++) {
         const tw_format *fmt = tw_format_at(f);
         if (!tw_format_can_read(fmt)) continue;
@@ -254,6 +349,17 @@ void test_reader_batch_equals_next(void) {
                                     caps[c]);
                         tw_buf_free(&runs.events);
                         tw_buf_free(&runs.diags);
+                        /* the checks left to the consumer: the same again */
+                        reading dr = {.stop_first = stop};
+                        read_deferred(fmt, path, flags, caps[c], &dr, &deferred_runs);
+                        if (!same(&dr.events, &one.events) || !same(&dr.diags, &one.diags))
+                            tu_fail(__FILE__, __LINE__,
+                                    "%s (%s, flags %u%s): runs of %zu with the checks left to "
+                                    "the consumer differ",
+                                    path, fmt->name, flags,
+                                    stop ? ", stopping at the first diagnostic" : "", caps[c]);
+                        tw_buf_free(&dr.events);
+                        tw_buf_free(&dr.diags);
                     }
                     if (!stop) {
                         events_seen += one.base;
@@ -274,4 +380,5 @@ void test_reader_batch_equals_next(void) {
     CHECK(events_seen >= 1000);
     CHECK(diags_seen >= 50);
     CHECK(stopped_early >= 50);
+    CHECK(deferred_runs >= 100); /* text1's runs left their checks to the consumer */
 }
