@@ -71,6 +71,15 @@ typedef struct tw_source_opts {
      * handed over without them (msg NULL, msg_len 0, no attributes), which
      * saves copying them into the batch.  Everything else is as always. */
     bool drop_details;
+    /* The caller does little with each event (pairing and statistics, say):
+     * when the events are read ahead, the checks a reader may leave to the
+     * consumer (tw_format.read_check: text1's order of entries and exits)
+     * then run on the caller's thread, off the reading thread, which is the
+     * slower one (for one input of known size: from a pipe, the caller's
+     * thread reads ahead instead).  A caller that does much with each event
+     * (a conversion) leaves it false: its own thread is then the slower
+     * one. */
+    bool defer_checks;
 } tw_source_opts;
 
 /*

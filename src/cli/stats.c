@@ -101,6 +101,7 @@ int cli_profile_inputs(char *const *paths, size_t n, const cli_reading *rd, cli_
     }
     tw_source_opts so = cli_source_opts(rd);
     so.drop_details = true;  /* pairing and statistics read neither */
+    so.defer_checks = true;  /* and do little with each event */
     if (tw_source_open((const char *const *)paths, n, &so, strtab, &diag->sink, &src) != TW_OK)
         goto done;
     tw_stats_set_jitter(stats, cli_jitter(rd, src));

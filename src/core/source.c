@@ -273,8 +273,11 @@ int tw_source_open(const char *const *paths, size_t n, const tw_source_opts *o,
         unsigned flags = o->transient_names ? TW_READ_TRANSIENT_NAMES : 0;
         /* one input: its reader's checks may wait for this thread (several
          * are merged on the reading thread, where the events of each reader
-         * are no longer told apart) */
-        if (n == 1) flags |= TW_READ_DEFER_CHECKS;
+         * are no longer told apart); not a pipe's, whose next block this
+         * thread reads while it waits (tw_input_read_ahead()), work that
+         * pays more */
+        if (n == 1 && o->defer_checks && tw_input_size(x->in) >= 0)
+            flags |= TW_READ_DEFER_CHECKS;
         if (tw_reader_open_ex(x->fmt, x->in, strtab, s->diag, o->opts, flags, &x->rd) != TW_OK)
             goto fail;
     }

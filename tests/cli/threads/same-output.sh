@@ -25,10 +25,10 @@ awk 'BEGIN {
 }' > big_4711.log
 # a Text1 export with order problems (a call of itself with no suspend, a
 # resume of one not suspended, an exit while suspended) among unknown
-# handles and ends of scopes not open: read ahead, its order is checked on
-# the consumer's thread (tw_batch.defer_checks), and the reports must come
-# where the reader would have made them, among the reader's own and the
-# pairing's
+# handles and ends of scopes not open: read ahead for stats, its order is
+# checked on the consumer's thread (tw_source_opts.defer_checks), and the
+# reports must come where the reader would have made them, among the
+# reader's own and the pairing's
 awk 'BEGIN {
     print "* CONTEXTS %NAME%,%HANDLE%"
     for (c = 0; c < 3; c++) printf "T%d,0x%d\n", c, c
