@@ -240,9 +240,10 @@ typedef struct tw_batch {
     bool drop_details;        /* clear each event's msg and attrs as it is stored */
     const tw_diag_sink *stop; /* reading stops (TW_ERR) once tw_diag_stopped(stop) */
     /* The batch is filled on another thread than the consumer's, which runs
-     * the format's read_check() on every event: the reader may leave those
-     * checks to it (see read_check).  Only ever set for a reader opened
-     * with TW_READ_DEFER_CHECKS (tw_reader_next_batch() sees to it). */
+     * the format's read_check() on its events when the reader says it left
+     * checks in them (`deferred`): the reader may (see read_check).  Only
+     * ever set for a reader opened with TW_READ_DEFER_CHECKS
+     * (tw_reader_next_batch() sees to it). */
     bool defer_checks;
     /* Set by a reader that left the checks of some of these events to the
      * consumer (never cleared by it): without it, the consumer need not
@@ -310,20 +311,24 @@ typedef struct tw_format {
      * Optional: the checks that keep state from one event to the next,
      * which the reader may leave to the consumer when it fills a batch on
      * another thread (tw_batch.defer_checks), so that they are off the
-     * reading thread.  Run on the consumer's thread on every event the
-     * reader produced, in their order, before it is used; the events are
-     * then those the reader gives when it checks as it reads, its reports
-     * going to `sink`.  Checks ev[0], reporting what it finds, then ev[1],
-     * ev[2], ... for as long as they need no report, and returns how many
-     * it checked: 1 to n, or 0 when ev[0]'s report stopped the reading
-     * (tw_diag_stopped(sink)), the event then to be dropped.  The caller
-     * hands the checked events out, then calls again from the first one
-     * not checked, so that a report comes after what the events before it
-     * caused.  The state it checks against is the consumer's thread's:
-     * the reader touches it only when it checks as it reads, which it
-     * does on that thread.  Until checked, an event may carry what its
-     * check needs in a field it does not use (text1: `value`, has_value
-     * false), which read_check clears.
+     * reading thread.  Run on the consumer's thread, in their order, on
+     * the events of every batch the reader said it left checks in
+     * (tw_batch.deferred), before they are used; the events are then those
+     * the reader gives when it checks as it reads, its reports going to
+     * `sink`.  Checks ev[0], reporting what it finds, then ev[1], ev[2],
+     * ... for as long as they need no report, and returns how many it
+     * checked: 1 to n, or 0 when ev[0]'s report stopped the reading
+     * (tw_diag_stopped(sink)), the event then to be dropped and the
+     * reading over.  The caller hands the checked events out, then calls
+     * again from the first one not checked, so that a report comes after
+     * what the events before it caused.  The reader may also check as it
+     * reads (a batch read on the consumer's thread, or, ahead, until it
+     * can switch): it must never check an event as it reads it while an
+     * event it marked before waits for its check, so that the state the
+     * checks keep is used by one thread at a time, in the events' order.
+     * Until checked, an event may carry what its check needs in a field it
+     * does not use (text1: `value`, has_value false), which read_check
+     * clears.
      */
     size_t (*read_check)(void *state, tw_event *ev, size_t n, tw_diag_sink *sink);
 } tw_format;
@@ -424,9 +429,10 @@ int tw_reader_open(const tw_format *fmt, tw_input *in, tw_strtab *strtab,
 /* The same with TW_READ_* flags. */
 enum {
     TW_READ_TRANSIENT_NAMES = 1u << 0, /* see tw_read_ctx.transient_names */
-    TW_READ_DEFER_CHECKS = 1u << 1     /* the caller runs tw_reader_check() on every
-                                        * event (see tw_batch.defer_checks); for a
-                                        * format without read_check, nothing */
+    TW_READ_DEFER_CHECKS = 1u << 1     /* the caller runs tw_reader_check() on the
+                                        * events the reader left checks in (see
+                                        * tw_batch.defer_checks); for a format
+                                        * without read_check, nothing */
 };
 int tw_reader_open_ex(const tw_format *fmt, tw_input *in, tw_strtab *strtab,
                       tw_diag_sink *diag, const tw_optset *opts, unsigned flags,
@@ -438,7 +444,9 @@ int tw_reader_next(tw_reader *r, tw_event *ev);  /* TW_OK, TW_EOF, TW_ERR */
 int tw_reader_next_batch(tw_reader *r, tw_batch *b);
 /* Whether the reader may leave checks to its consumer (opened with
  * TW_READ_DEFER_CHECKS, its format having read_check): the consumer then
- * passes every event through tw_reader_check() before it uses it. */
+ * passes the events of every batch flagged tw_batch.deferred, and every
+ * event it reads one at a time, through tw_reader_check() before it uses
+ * them. */
 bool tw_reader_defers_checks(const tw_reader *r);
 /* The format's read_check() (which see) on events of this reader, its
  * reports going to `sink`: how many of ev[0..n) were checked (1 to n), or 0

@@ -82,6 +82,8 @@ uint64_t tw_pump_here_bytes(const tw_pump *p, uint64_t *probed);
  * straight on. */
 enum { TW_PUMP_STEP = 2 };
 int tw_pump_next_run(tw_pump *p, const tw_event **ev, size_t *n);
+/* (The events of the batch the consumer holds are its own until its next
+ * call: the source's checks change them, tw_reader_check().) */
 /* Whether the run tw_pump_next_run() gave last comes from a batch whose
  * reader left checks to the consumer (tw_batch.deferred). */
 bool tw_pump_run_deferred(const tw_pump *p);

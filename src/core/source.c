@@ -55,6 +55,7 @@ struct tw_source {
     bool check;
     const tw_event *checked;
     tw_diag_sink *out;
+    bool check_stopped;   /* a check stopped the reading: TW_ERR from now on */
     tw_pump *pump;        /* reading in runs (on a second thread or here), or NULL */
     bool started;         /* how the pump reads is decided */
     bool threaded;        /* on a second thread */
@@ -384,13 +385,16 @@ int tw_source_next_run(tw_source *s, const tw_event **ev, size_t *n) {
         if (!s->runs) {  /* event by event: a run is one event */
             *ev = &s->ev;
             *n = 1;
-            int rc = next_event(s, &s->ev);
-            if (rc == TW_OK && s->check && !tw_reader_check(s->v[0].rd, &s->ev, 1, s->out))
+            int rc = s->check_stopped ? TW_ERR : next_event(s, &s->ev);
+            if (rc == TW_OK && s->check && !tw_reader_check(s->v[0].rd, &s->ev, 1, s->out)) {
                 rc = TW_ERR;
+                s->check_stopped = true;
+            }
             s->events += rc == TW_OK;
             return rc;
         }
     }
+    if (s->check_stopped) return TW_ERR;
     if (s->run_left) {  /* what is left of a run taken by tw_source_next_ref() or put back */
         *ev = s->run + 1;
         *n = s->run_left;
@@ -410,7 +414,10 @@ int tw_source_next_run(tw_source *s, const tw_event **ev, size_t *n) {
             if ((size_t)(s->checked - *ev) < *n) *n = (size_t)(s->checked - *ev);
         } else {  /* the batch is this thread's now: the events may be changed */
             *n = tw_reader_check(s->v[0].rd, (tw_event *)(uintptr_t)*ev, *n, s->out);
-            if (!*n) return TW_ERR;
+            if (!*n) {
+                s->check_stopped = true;
+                return TW_ERR;
+            }
             s->checked = *ev + *n;
         }
     }

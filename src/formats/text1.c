@@ -289,7 +289,7 @@ typedef struct area {
     const tw_str *var;      /* a state's variable */
     /* the area's order records (check_order()) it remembers: on threads
      * (cores, contexts) 0 to ORD_SLOTS - 1, and on the last other thread;
-     * written by the thread that checks (see t1_reader.defer) */
+     * written by the thread that checks (see text1_batch()) */
     struct t1_order *ord_by[ORD_SLOTS];
     struct t1_order *ord;   /* on thread ord_tid */
     uint64_t ord_tid;
@@ -345,7 +345,7 @@ struct t1_reader {
     /* the events are read on another thread than the consumer's, which
      * checks their order (tw_batch.defer_checks): they are marked for
      * t1_check() (order_mark()) instead of checked as they are read
-     * (text1_batch() says when this changes) */
+     * (text1_batch() says when this changes and why it is safe) */
     bool defer;
     uint64_t next_tid;
     tw_u64map tracks;       /* state tracks announced */
@@ -2137,12 +2137,17 @@ static int text1_batch(void *state, tw_batch *b) {
     t1_reader *r = state;
     /* Whether the events are checked here or marked for the consumer's
      * t1_check() changes only with the queue empty, so that an event
-     * queued one way comes out that way: the state they are checked
-     * against is then used only on the consumer's thread (reading here is
-     * on it), in the events' order (the consumer checks the marked ones as
-     * they come, and a batch is read here only once every batch read ahead
-     * was handed out). */
-    if (tw_evq_empty(&r->q)) r->defer = b->defer_checks;
+     * queued one way comes out that way, and never from marking to
+     * checking within a batch (the pump may fill one in several calls):
+     * an event checked as it is read must not come before a marked one
+     * whose check is still to come.  The checks are then made in the
+     * events' order, by one thread at a time: the consumer checks the
+     * marked ones as it takes them; a batch is read on its thread only
+     * once every batch read ahead was taken (and so checked), and the
+     * reading thread, which may check as it reads a first batch ahead
+     * until its queue is empty, starts only once every batch read here
+     * was taken, the pump's lock ordering the two. */
+    if (tw_evq_empty(&r->q) && (b->defer_checks || !b->deferred)) r->defer = b->defer_checks;
     if (r->defer) b->deferred = true;
     while (b->n < b->cap) {
         /* next_entry()'s first steps, for the usual entry; they hold for

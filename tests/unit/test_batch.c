@@ -2,6 +2,7 @@
  * tw_read_batch_with(), and every reader's runs against its events one by
  * one on every fixture. */
 #include <dirent.h>
+#include <unistd.h>
 #include <stdlib.h>
 
 #include "core/util.h" /* tw_buf */
@@ -179,7 +180,7 @@ static void note_diag(void *user, const tw_diag *d) {
 /* Read `path` with `fmt`, one event at a time (cap 0) or in runs of up to
  * `cap`, into `rd`; the last status is appended to the events. */
 static void read_all(const tw_format *fmt, const char *path, unsigned flags, size_t cap,
-                     reading *rd) {
+                     const tw_optset *opts, reading *rd) {
     tw_diag_sink sink = {.fn = note_diag, .user = rd};
     rd->sink = &sink;
     tw_strtab *tab = tw_strtab_new();
@@ -187,7 +188,7 @@ static void read_all(const tw_format *fmt, const char *path, unsigned flags, siz
     tw_reader *r = NULL;
     int rc = TW_ERR;
     if (tab && tw_input_open(path, NULL, &sink, &in) == 0 &&
-        tw_reader_open_ex(fmt, in, tab, &sink, NULL, flags, &r) == TW_OK) {
+        tw_reader_open_ex(fmt, in, tab, &sink, opts, flags, &r) == TW_OK) {
         tw_event ev[16];
         do {
             if (cap == 0) {
@@ -251,13 +252,25 @@ static void pass_held(held *h, size_t upto, tw_diag_sink *to) {
     h->n -= k;
 }
 
-/* read_all() in runs of `cap` with the reader's checks left to the
- * consumer (TW_READ_DEFER_CHECKS, tw_batch.defer_checks), taken as a
- * consumer takes them: each event through tw_reader_check() before it is
- * delivered, the reports going to the consumer's sink, a run cut where a
- * report comes, the reader's own diagnostics held back to their places. */
+/* read_all() in batches of `cap` with the reader's checks left to the
+ * consumer (TW_READ_DEFER_CHECKS), taken as the pump and the source take
+ * them: two batches in three read "ahead" (tw_batch.defer_checks), the
+ * third "here", as when the pump switches threads; each batch filled by
+ * calls until it is full, as the pump fills one (a run may end early); the
+ * events of a batch the reader left checks in (tw_batch.deferred) each
+ * through tw_reader_check() before it is delivered, the reports going to
+ * the consumer's sink and a run cut where one comes; the reader's own
+ * diagnostics held back to their places.  Each event is described as soon
+ * as it is read (what it points to may not outlive the next call), its
+ * mark, which the check clears, as cleared. */
+typedef struct plan {
+    const size_t *cap;  /* batch i: cap[min(i, n - 1)] events, */
+    const bool *ahead;  /* read ahead or here; n 0: cap, two ahead in three */
+    size_t n;
+} plan;
+
 static void read_deferred(const tw_format *fmt, const char *path, unsigned flags, size_t cap,
-                          reading *rd, size_t *deferred) {
+                          const tw_optset *opts, const plan *pl, reading *rd, size_t *deferred) {
     held h = {.rd = rd};
     tw_diag_sink own = {.fn = hold_diag, .user = &h};
     tw_diag_sink out = {.fn = note_diag, .user = rd};
@@ -266,29 +279,46 @@ static void read_deferred(const tw_format *fmt, const char *path, unsigned flags
     tw_strtab *tab = tw_strtab_new();
     tw_input *in = NULL;
     tw_reader *r = NULL;
+    tw_buf text = {0}; /* the batch's events described, event i from off[i] */
     int rc = TW_ERR;
     if (tab && tw_input_open(path, NULL, &own, &in) == 0 &&
-        tw_reader_open_ex(fmt, in, tab, &own, NULL, flags | TW_READ_DEFER_CHECKS, &r) == TW_OK) {
+        tw_reader_open_ex(fmt, in, tab, &own, opts, flags | TW_READ_DEFER_CHECKS, &r) == TW_OK) {
         tw_event ev[16];
+        size_t off[17];
         bool stopped = false;
-        do {
-            tw_batch b = {.ev = ev, .cap = cap, .defer_checks = true};
+        for (size_t bi = 0;; bi++) {
+            size_t at = pl && pl->n ? (bi < pl->n ? bi : pl->n - 1) : 0;
+            tw_batch b = {.ev = ev,
+                          .cap = pl && pl->n ? pl->cap[at] : cap,
+                          .defer_checks = pl && pl->n ? pl->ahead[at] : bi % 3 != 2};
+            tw_buf_clear(&text);
             rd->run = &b;
-            rc = tw_reader_next_batch(r, &b);
+            do {
+                size_t from = b.n;
+                rc = tw_reader_next_batch(r, &b);
+                for (size_t j = from; j < b.n; j++) {
+                    off[j] = text.len;
+                    tw_event e = ev[j];
+                    if (b.deferred && !e.has_value) e.value = 0;
+                    describe(&e, &text);
+                }
+            } while (rc == TW_OK && b.n < b.cap);
+            off[b.n] = text.len;
             rd->run = NULL;
             if (b.deferred) {
                 CHECK(tw_reader_defers_checks(r));
                 *deferred += 1;
             }
-            for (size_t i = 0; i < b.n && !stopped;) {
+            for (size_t i = 0; i < b.n;) {
                 pass_held(&h, rd->base, &out);
-                size_t k = tw_reader_check(r, &ev[i], b.n - i, &out);
+                size_t k = b.deferred ? tw_reader_check(r, &ev[i], b.n - i, &out) : b.n - i;
                 CHECK(k <= b.n - i);
                 if (!k) {
                     stopped = true;
                     break;
                 }
-                for (size_t j = i; j < i + k; j++) describe(&ev[j], &rd->events);
+                for (size_t j = i; j < i + k; j++) CHECK(ev[j].has_value || !ev[j].value);
+                tw_buf_append(&rd->events, text.p + off[i], off[i + k] - off[i]);
                 rd->base += k;
                 i += k;
             }
@@ -297,12 +327,14 @@ static void read_deferred(const tw_format *fmt, const char *path, unsigned flags
                 break;
             }
             pass_held(&h, rd->base, &out);
-        } while (rc == TW_OK);
+            if (rc != TW_OK) break;
+        }
     }
     pass_held(&h, rd->base, &out); /* from the opening, when it failed */
     char tmp[32];
     int n = snprintf(tmp, sizeof tmp, "= %d\n", rc);
     tw_buf_append(&rd->events, tmp, (size_t)n);
+    tw_buf_free(&text);
     tw_reader_close(r);
     tw_input_close(in);
     tw_strtab_free(tab);
@@ -338,10 +370,10 @@ void test_reader_batch_equals_next(void) {
                     unsigned flags = mode / 2;
                     bool stop = mode % 2;
                     reading one = {.stop_first = stop};
-                    read_all(fmt, path, flags, 0, &one);
+                    read_all(fmt, path, flags, 0, NULL, &one);
                     for (size_t c = 0; c < 3; c++) {
                         reading runs = {.stop_first = stop};
-                        read_all(fmt, path, flags, caps[c], &runs);
+                        read_all(fmt, path, flags, caps[c], NULL, &runs);
                         if (!same(&runs.events, &one.events) || !same(&runs.diags, &one.diags))
                             tu_fail(__FILE__, __LINE__,
                                     "%s (%s, flags %u%s): runs of %zu differ", path, fmt->name,
@@ -351,7 +383,7 @@ void test_reader_batch_equals_next(void) {
                         tw_buf_free(&runs.diags);
                         /* the checks left to the consumer: the same again */
                         reading dr = {.stop_first = stop};
-                        read_deferred(fmt, path, flags, caps[c], &dr, &deferred_runs);
+                        read_deferred(fmt, path, flags, caps[c], NULL, NULL, &dr, &deferred_runs);
                         if (!same(&dr.events, &one.events) || !same(&dr.diags, &one.diags))
                             tu_fail(__FILE__, __LINE__,
                                     "%s (%s, flags %u%s): runs of %zu with the checks left to "
@@ -381,4 +413,62 @@ void test_reader_batch_equals_next(void) {
     CHECK(diags_seen >= 50);
     CHECK(stopped_early >= 50);
     CHECK(deferred_runs >= 100); /* text1's runs left their checks to the consumer */
+}
+
+/* text1 read ahead, then here, with the checks left to the consumer while
+ * ahead: a batch read here whose first events were marked (they were
+ * queued ahead) must not check the next ones as it reads them, though its
+ * queue empties within it (a line event's source attribute ends a run, so
+ * the batch is filled in two calls), or the order of those is checked
+ * before the order of the marked ones: here the line's exit before its
+ * entry, which then stays open, and its next entry was reported as "a
+ * call of itself". */
+void test_text1_checks_switch(void) {
+    static const char log[] =
+        "* HANDLE(Functions) %NAME% @ %HANDLE%; line %VALUE%; parent %HANDLE.PARENT%; file "
+        "%FILE%\n"
+        "fa @ 00000000; line ; parent ; file a.c\n"
+        "  x = 1; @ 10000000; line 2A; parent 00000000; file a.c\n"
+        "* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%,%CONTEXT%\n"
+        "00000000,E,,10,T0\n" /* T0, not listed: its name, then fa's entry, queued */
+        "10000000,E,,11,T0\n" /* the line: its source ends the run */
+        "10000000,X,,12,T0\n"
+        "00000000,X,,13,T0\n"
+        "00000000,E,,14,T0\n"
+        "10000000,E,,15,T0\n"
+        "10000000,X,,16,T0\n"
+        "00000000,X,,17,T0\n";
+    char path[] = "/tmp/tw-text1-switch-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0) return;
+    CHECK(write(fd, log, sizeof log - 1) == (ssize_t)(sizeof log - 1));
+    close(fd);
+    tw_optset *opts = tw_optset_new();
+    char err[128];
+    CHECK(opts && tw_optset_set(opts, "text1-lines", "yes", err, sizeof err) == 0);
+    const tw_format *fmt = tw_format_find("text1");
+    CHECK(fmt != NULL);
+    if (opts && fmt) {
+        reading one = {0};
+        read_all(fmt, path, 0, 0, opts, &one);
+        CHECK(one.base == 9);     /* the thread's name and eight scope events */
+        CHECK(one.diags.len == 0); /* in order */
+        static const size_t caps[] = {1, 3};
+        static const bool ahead[] = {true, false};
+        plan pl = {caps, ahead, 2};
+        size_t deferred = 0;
+        reading dr = {0};
+        read_deferred(fmt, path, 0, 0, opts, &pl, &dr, &deferred);
+        CHECK(deferred >= 2); /* the batch read ahead, and the one after it */
+        if (!same(&dr.events, &one.events) || !same(&dr.diags, &one.diags))
+            tu_fail(__FILE__, __LINE__, "read ahead then here: %.*s", (int)dr.diags.len,
+                    dr.diags.p ? dr.diags.p : "");
+        tw_buf_free(&dr.events);
+        tw_buf_free(&dr.diags);
+        tw_buf_free(&one.events);
+        tw_buf_free(&one.diags);
+    }
+    tw_optset_free(opts);
+    unlink(path);
 }
