@@ -79,11 +79,10 @@ uint64_t tw_pump_here_bytes(const tw_pump *p, uint64_t *probed);
  * once, at the end of a batch whose runs were so short (most events ending
  * one, to be copied) that reading event by event costs less: the caller
  * then reads the rest that way, and the pump's sink passes its diagnostics
- * straight on. */
+ * straight on.  The events are the caller's until the next call: it may
+ * change them (the source's checks do, tw_reader_check()). */
 enum { TW_PUMP_STEP = 2 };
 int tw_pump_next_run(tw_pump *p, const tw_event **ev, size_t *n);
-/* (The events of the batch the consumer holds are its own until its next
- * call: the source's checks change them, tw_reader_check().) */
 /* Whether the run tw_pump_next_run() gave last comes from a batch whose
  * reader left checks to the consumer (tw_batch.deferred). */
 bool tw_pump_run_deferred(const tw_pump *p);

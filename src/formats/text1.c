@@ -344,7 +344,7 @@ struct t1_reader {
     bool order_checked;     /* function_event() called check_order() */
     /* the events are read on another thread than the consumer's, which
      * checks their order (tw_batch.defer_checks): they are marked for
-     * t1_check() (order_mark()) instead of checked as they are read
+     * text1_check() (order_mark()) instead of checked as they are read
      * (text1_batch() says when this changes and why it is safe) */
     bool defer;
     uint64_t next_tid;
@@ -538,7 +538,7 @@ static void check_order(t1_reader *r, area *a, uint32_t handle, uint64_t tid, ch
 
 /* With the checks left to the consumer (t1_reader.defer), an event whose
  * order check_order() is to check carries, in its `value` (has_value
- * false), its area, or, for none, its handle (odd); t1_check() takes it
+ * false), its area, or, for none, its handle (odd); text1_check() takes it
  * back. */
 static int64_t order_mark(const area *a, uint32_t handle) {
     return a ? (int64_t)(intptr_t)a : (int64_t)((uint64_t)handle << 1 | 1);
@@ -1096,7 +1096,8 @@ static char kind_code(tw_kind k) {
 
 /* The format's read_check (tw_format): check_order() of the marked events
  * (order_mark()), on the consumer's thread, each mark cleared. */
-static size_t t1_check(t1_reader *r, tw_event *ev, size_t n, tw_diag_sink *sink) {
+static size_t text1_check(void *state, tw_event *ev, size_t n, tw_diag_sink *sink) {
+    t1_reader *r = state;
     for (size_t i = 0; i < n; i++) {
         tw_event *e = &ev[i];
         if (!e->value || e->has_value) continue; /* not marked */
@@ -2136,7 +2137,7 @@ static int text1_next(void *state, tw_event *ev) { return next_entry(state, ev);
 static int text1_batch(void *state, tw_batch *b) {
     t1_reader *r = state;
     /* Whether the events are checked here or marked for the consumer's
-     * t1_check() changes only with the queue empty, so that an event
+     * text1_check() changes only with the queue empty, so that an event
      * queued one way comes out that way, and never from marking to
      * checking within a batch (the pump may fill one in several calls):
      * an event checked as it is read must not come before a marked one
@@ -2194,10 +2195,6 @@ static const tw_fidelity text1_fidelity = {
     .partly = TW_PARTLY_COUNTER_THREADS | TW_PARTLY_NO_PROCESS_NAMES |
         TW_PARTLY_NO_COUNTER_THREADS | TW_PARTLY_NO_STATE_THREADS,
 };
-
-static size_t text1_check(void *state, tw_event *ev, size_t n, tw_diag_sink *sink) {
-    return t1_check(state, ev, n, sink);
-}
 
 static const tw_format text1_format = {
     .abi = TW_FORMAT_ABI,
