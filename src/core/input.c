@@ -81,6 +81,7 @@ struct tw_input {
     size_t cap, end;
     uint64_t base;
     bool eof;
+    bool failed;  /* a read failed and was reported: every later fill fails */
     /* STREAM: the next block, read by another thread (tw_input_read_ahead())
      * into `side`, under ahead_mu: who reads the input now (side_state:
      * SIDE_READING this thread, SIDE_FILLING the other, SIDE_IDLE neither);
@@ -423,7 +424,12 @@ static int stream_take(tw_input *in, size_t keep_from) {
  * read(2) here, the other thread then reading nothing. */
 static int stream_fill(tw_input *in, size_t keep_from, size_t min_room) {
     if (in->eof) return 0;
-    if (in->side_off) return stream_read(in, keep_from, min_room);
+    if (in->failed) return -1;  /* reported once, where it was met */
+    if (in->side_off) {
+        int r = stream_read(in, keep_from, min_room);
+        if (r < 0) in->failed = true;
+        return r;
+    }
     pthread_mutex_lock(&in->ahead_mu);
     while (in->side_state == SIDE_FILLING) pthread_cond_wait(&in->side_cv, &in->ahead_mu);
     in->side_state = SIDE_READING;
@@ -434,6 +440,7 @@ static int stream_fill(tw_input *in, size_t keep_from, size_t min_room) {
     in->side_state = SIDE_IDLE;
     if (r <= 0) in->side_stop = true;  /* the end, or an error: no more ahead */
     pthread_mutex_unlock(&in->ahead_mu);
+    if (r < 0) in->failed = true;
     return r;
 }
 

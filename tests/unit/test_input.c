@@ -505,6 +505,26 @@ void test_input_read_ahead(void) {
     CHECK_EQ_U(d.n, 1);
     CHECK_STR(d.rule[0], "io-error");
     CHECK(strstr(d.msg[0], "read failed") != NULL);
+    /* asked again, the input fails again without a second report */
+    CHECK_EQ_I(tw_input_getline(in, &l), -1);
+    CHECK_EQ_I(tw_input_peek(in, 100, &p, &got), -1);  /* "part" and more */
+    CHECK_EQ_U(d.n, 1);
+    close_pipe(in, wr, saved);
+    /* the same error met by the reading thread itself (nothing read
+     * ahead): reported once, however often the input is asked */
+    in = open_pipe(&d, &wr, &saved);
+    CHECK(write(wr, "ok\npart", 7) == 7);
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);
+    CHECK_MEM(l.s, l.len, "ok");
+    dir = open(".", O_RDONLY);
+    CHECK(dir >= 0);
+    dup2(dir, 0);
+    close(dir);
+    CHECK_EQ_I(tw_input_getline(in, &l), -1);
+    CHECK_EQ_I(tw_input_getline(in, &l), -1);
+    CHECK_EQ_I(tw_input_peek(in, 100, &p, &got), -1);  /* "part" and more */
+    CHECK_EQ_U(d.n, 2);
+    CHECK_STR(d.rule[1], "io-error");
     close_pipe(in, wr, saved);
     unlink(path);
 }
