@@ -94,6 +94,7 @@ typedef enum tw_rule {
     TW_R_ST_SEQUENCE,     /* stacktrack-sequence */
     TW_R_T1_ORDER,        /* text1-order */
     TW_R_STATS_MISMATCH,  /* stats-mismatch */
+    TW_R_T1_NO_TIMELINE,  /* text1-no-timeline */
     /* new rules are added here, so that the numbers of the others stay */
     TW_RULE_COUNT
 } tw_rule;

@@ -103,6 +103,8 @@ static const tw_rule_info rules[TW_RULE_COUNT] = {
                        "a Text1 area's entry, exit, suspend and resume are out of order"},
     [TW_R_STATS_MISMATCH] = {"stats-mismatch", TW_SEV_WARNING,
                              "a log's own statistics disagree with the computed ones"},
+    [TW_R_T1_NO_TIMELINE] = {"text1-no-timeline", TW_SEV_NOTE,
+                             "a Text1 text export has no TIMELINE section"},
 };
 
 static const char *const sev_names[TW_SEV_COUNT] = {"note", "warning", "error"};

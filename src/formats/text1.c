@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "core/evq.h"
 #include "core/spool.h"
@@ -316,6 +317,7 @@ struct t1_reader {
     tw_read_ctx ctx;
     const char *file;
     bool companion, lines, no_names, eof;
+    bool sections, timeline; /* a section's header was seen, a TIMELINE's */
     section sec;
     tw_u64map areas;        /* handle -> area; (state handle << 32 | value) -> area */
     tw_idcache handles;     /* handle -> area for small handles, with one load */
@@ -1166,6 +1168,8 @@ static void header(t1_reader *r, const tw_line *l) {
     tw_buf_clear(&sec->fmt);
     sec->has_context = false;
     tw_loc loc = tw_text_loc(r->file, l, 2);
+    r->sections |= which >= 0;
+    r->timeline |= which >= 0 && SECTIONS[which].kind == S_TIMELINE;
     if (which < 0) {
         tw_report(r->ctx.diag, TW_R_UNKNOWN_RECORD, &loc,
                   "section '%.*s' is not a Text1 section; its entries are skipped",
@@ -1277,8 +1281,50 @@ static void process_line(t1_reader *r, const tw_line *l) {
     }
 }
 
+/* A text export without a TIMELINE section: where its timeline went (the
+ * export option TimelineBinary writes it to X.txt.BIN, or X.BIN, beside the
+ * text), so that a report of no scopes is not left unexplained. */
+static void no_timeline(t1_reader *r) {
+    const char *path = r->ctx.in ? tw_input_path(r->ctx.in) : NULL;
+    tw_loc loc = {.file = r->file, .kind = TW_LOC_FILE};
+    char *bin = NULL;
+    if (path) {
+        size_t n = strlen(path);
+        size_t stem = n > 4 && strcasecmp(path + n - 4, ".txt") == 0 ? n - 4 : n;
+        static const char *const ext[] = {".BIN", ".bin"};
+        if ((bin = malloc(n + 5)) != NULL) {
+            bool found = false;
+            for (int i = 0; i < 4 && !found; i++) {
+                size_t base = i < 2 ? n : stem;  /* X.txt.BIN, then X.BIN */
+                if (i >= 2 && stem == n) break;
+                memcpy(bin, path, base);
+                memcpy(bin + base, ext[i % 2], 5);
+                struct stat st;
+                found = stat(bin, &st) == 0 && S_ISREG(st.st_mode);
+            }
+            if (!found) {
+                free(bin);
+                bin = NULL;
+            }
+        }
+    }
+    if (bin)
+        tw_report(r->ctx.diag, TW_R_T1_NO_TIMELINE, &loc,
+                  "no TIMELINE section: the timeline is in %s (read that file for the "
+                  "events; this one names its handles)", bin);
+    else if (r->sections)
+        tw_report(r->ctx.diag, TW_R_T1_NO_TIMELINE, &loc,
+                  "no TIMELINE section: names and statistics only, no events in time "
+                  "(an export with its timeline in a .BIN file: read that file)");
+    else
+        tw_report(r->ctx.diag, TW_R_T1_NO_TIMELINE, &loc,
+                  "no Text1 section at all: nothing to read");
+    free(bin);
+}
+
 void t1_finish(t1_reader *r) {
     r->eof = true;
+    if (!r->companion && !r->timeline) no_timeline(r);
     if (r->lines_skipped)
         tw_report(r->ctx.diag, TW_R_UNSUPPORTED, &r->lines_first,
                   "%llu event%s of line areas (handles 1xxxxxxx) %s skipped, the first here; "

@@ -20,3 +20,12 @@ cp "$f" run.txt
 tracewright convert -t text1-bin -o run.BIN run.txt
 echo "exit $?"
 cmp run.txt "$f" && echo "run.txt untouched"
+# a companion read on its own has no timeline: a note names the .BIN beside
+# it (x.txt -> x.txt.BIN; y -> y.BIN), and the report says no scopes
+tracewright stats x.txt >report.txt
+echo "exit $?"
+grep '^span:' report.txt
+tracewright stats -f text1 y | grep '^span:'
+cp x.txt z.txt
+tracewright validate z.txt
+echo "exit $?"
