@@ -50,6 +50,7 @@ BIN  := $(BUILD)/tracewright
 UNIT := $(BUILD)/unit-tests
 SARIF_CHECK := $(BUILD)/sarif-check
 PROJECT  := $(BUILD)/project
+NOTHREAD := $(BUILD)/nothread.so
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
              -fno-sanitize-recover=all
@@ -89,6 +90,12 @@ $(SARIF_CHECK): $(BUILD)/tests/tools/sarif-check.o $(LIB)
 $(PROJECT): $(BUILD)/tests/tools/project.o $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB)
 
+# A preload that makes pthread_create() fail from its N-th call (the tests of
+# threads that cannot be started); built without the build's sanitizers
+$(NOTHREAD): tests/tools/nothread.c
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(WARNINGS) -O1 -g -shared -fPIC -o $@ $< -ldl
+
 # test functions are declared by the runner's table, not in headers
 $(UNIT_OBJS): WARNINGS += -Wno-missing-prototypes
 
@@ -115,7 +122,7 @@ run: $(BIN)
 	@echo '$$ tracewright convert -t jsonl examples/control-loop.csv | head -n 4'
 	@$(BIN) convert -t jsonl examples/control-loop.csv | head -n 4
 
-test: $(BIN) $(UNIT) $(SARIF_CHECK) $(PROJECT) $(BUILD)/bench/gen $(BUILD)/bench/drain \
+test: $(BIN) $(UNIT) $(SARIF_CHECK) $(PROJECT) $(NOTHREAD) $(BUILD)/bench/gen $(BUILD)/bench/drain \
       $(BUILD)/bench/untuned $(BUILD)/bench/measure replay
 	@sh tests/run.sh $(BUILD) build-san
 
@@ -130,7 +137,7 @@ sanitize:
 tsan:
 	@$(MAKE) --no-print-directory BUILD=build-tsan CFLAGS="-O1 -g -fsanitize=thread" \
 	    LDFLAGS="-fsanitize=thread" build-tsan/tracewright build-tsan/unit-tests \
-	    build-tsan/bench/gen
+	    build-tsan/bench/gen build-tsan/nothread.so
 	@build-tsan/unit-tests
 	@sh tests/cli/run.sh build-tsan threads/
 
@@ -141,7 +148,7 @@ valgrind:
 	@$(MAKE) --no-print-directory BUILD=$(VG_BUILD) CFLAGS="-O1 -g" valgrind-bins
 	@sh tests/valgrind/run.sh $(VG_BUILD)
 
-valgrind-bins: $(BIN) $(UNIT) $(SARIF_CHECK) $(PROJECT) $(BUILD)/bench/gen $(BUILD)/bench/drain \
+valgrind-bins: $(BIN) $(UNIT) $(SARIF_CHECK) $(PROJECT) $(NOTHREAD) $(BUILD)/bench/gen $(BUILD)/bench/drain \
                $(BUILD)/bench/untuned $(BUILD)/bench/measure
 
 # Static checks; LINT_BUILD keeps cppcheck's cache and clang-tidy's reports,
