@@ -419,17 +419,10 @@ static int stream_take(tw_input *in, size_t keep_from) {
     return 1;  /* an error after the bytes comes at the next call */
 }
 
-/* Read more bytes into the window (as stream_read()): the block another
- * thread read ahead, when there is one (or once it has read it), else with
- * read(2) here, the other thread then reading nothing. */
-static int stream_fill(tw_input *in, size_t keep_from, size_t min_room) {
-    if (in->eof) return 0;
-    if (in->failed) return -1;  /* reported once, where it was met */
-    if (in->side_off) {
-        int r = stream_read(in, keep_from, min_room);
-        if (r < 0) in->failed = true;
-        return r;
-    }
+/* stream_fill() where another thread may read ahead: the block it read,
+ * when there is one (or once it has read it), else read(2) here, the other
+ * thread then reading nothing. */
+static int stream_fill_shared(tw_input *in, size_t keep_from, size_t min_room) {
     pthread_mutex_lock(&in->ahead_mu);
     while (in->side_state == SIDE_FILLING) pthread_cond_wait(&in->side_cv, &in->ahead_mu);
     in->side_state = SIDE_READING;
@@ -440,6 +433,16 @@ static int stream_fill(tw_input *in, size_t keep_from, size_t min_room) {
     in->side_state = SIDE_IDLE;
     if (r <= 0) in->side_stop = true;  /* the end, or an error: no more ahead */
     pthread_mutex_unlock(&in->ahead_mu);
+    return r;
+}
+
+/* Read more bytes into the window (as stream_read()).  A failure is
+ * reported once, where it was met: every later call fails quietly. */
+static int stream_fill(tw_input *in, size_t keep_from, size_t min_room) {
+    if (in->eof) return 0;
+    if (in->failed) return -1;
+    int r = in->side_off ? stream_read(in, keep_from, min_room)
+                         : stream_fill_shared(in, keep_from, min_room);
     if (r < 0) in->failed = true;
     return r;
 }

@@ -1284,30 +1284,31 @@ static void process_line(t1_reader *r, const tw_line *l) {
 /* A text export without a TIMELINE section: where its timeline went (the
  * export option TimelineBinary writes it to X.txt.BIN, or X.BIN, beside the
  * text), so that a report of no scopes is not left unexplained. */
+bool t1_is_file(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The .BIN timeline beside the text export `path` (X.txt.BIN, X.txt.bin,
+ * then for X.txt X.BIN, X.bin), malloc'd; NULL when there is none. */
+static char *timeline_beside(const char *path) {
+    size_t n = strlen(path);
+    size_t stem = n > 4 && strcasecmp(path + n - 4, ".txt") == 0 ? n - 4 : n;
+    const size_t base[4] = {n, n, stem, stem};
+    char *bin = malloc(n + 5);
+    for (int i = 0; bin && i < (stem < n ? 4 : 2); i++) {
+        memcpy(bin, path, base[i]);
+        memcpy(bin + base[i], i % 2 ? ".bin" : ".BIN", 5);
+        if (t1_is_file(bin)) return bin;
+    }
+    free(bin);
+    return NULL;
+}
+
 static void no_timeline(t1_reader *r) {
     const char *path = r->ctx.in ? tw_input_path(r->ctx.in) : NULL;
     tw_loc loc = {.file = r->file, .kind = TW_LOC_FILE};
-    char *bin = NULL;
-    if (path) {
-        size_t n = strlen(path);
-        size_t stem = n > 4 && strcasecmp(path + n - 4, ".txt") == 0 ? n - 4 : n;
-        static const char *const ext[] = {".BIN", ".bin"};
-        if ((bin = malloc(n + 5)) != NULL) {
-            bool found = false;
-            for (int i = 0; i < 4 && !found; i++) {
-                size_t base = i < 2 ? n : stem;  /* X.txt.BIN, then X.BIN */
-                if (i >= 2 && stem == n) break;
-                memcpy(bin, path, base);
-                memcpy(bin + base, ext[i % 2], 5);
-                struct stat st;
-                found = stat(bin, &st) == 0 && S_ISREG(st.st_mode);
-            }
-            if (!found) {
-                free(bin);
-                bin = NULL;
-            }
-        }
-    }
+    char *bin = path ? timeline_beside(path) : NULL;
     if (bin)
         tw_report(r->ctx.diag, TW_R_T1_NO_TIMELINE, &loc,
                   "no TIMELINE section: the timeline is in %s (read that file for the "

@@ -59,6 +59,9 @@ void t1_thread_name(t1_reader *r, uint64_t tid, const char *name, int64_t ts,
 /* Report what the reader skipped (at the end of the timeline). */
 void t1_finish(t1_reader *r);
 
+/* Is `path` a regular file (a companion export or a .BIN beside the input)? */
+bool t1_is_file(const char *path);
+
 /* The thread name of core `tid` of a .BIN timeline ("core 3", "unknown core"). */
 static inline void t1_core_name(uint64_t tid, char *buf, size_t n) {
     if (tid == 0xFF) snprintf(buf, n, "unknown core");

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include "text1.h"
 
@@ -74,11 +73,6 @@ typedef struct bin_reader {
     unsigned char cores[32];  /* bitset: cores named */
 } bin_reader;
 
-static bool exists(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 /* Open the companion text export: --names, else x.txt.BIN -> x.txt,
  * x.BIN -> x.txt or x, y -> y.txt. */
 static int open_names(bin_reader *r) {
@@ -110,7 +104,7 @@ static int open_names(bin_reader *r) {
             cand[1] = NULL;
         }
         for (int i = 0; i < 2 && !r->names_in; i++)
-            if (cand[i] && exists(cand[i]) &&
+            if (cand[i] && t1_is_file(cand[i]) &&
                 tw_input_open(cand[i], NULL, r->ctx.diag, &r->names_in) != 0) {
                 free(cand[0]);
                 free(cand[1]);
