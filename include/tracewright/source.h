@@ -140,6 +140,12 @@ uint64_t tw_source_event_count(const tw_source *src);
 /* Input bytes read so far over all inputs (with threads: up to the events
  * delivered, give or take one batch). */
 uint64_t tw_source_bytes(const tw_source *src);
+/* Something to do while the source waits for its input (tw_input_set_wait()
+ * on each input): fn(user) is called on the caller's thread after every
+ * read of a pipe there, and every TW_WAIT_TICK_MS while it waits for a pipe
+ * or for the reading thread, such as redrawing a progress line.  Set it
+ * before the first event is read. */
+void tw_source_set_wait(tw_source *src, tw_wait_fn fn, void *user);
 void tw_source_close(tw_source *src);
 
 #ifdef __cplusplus

@@ -211,8 +211,11 @@ void cli_error(const char *fmt, ...)
  * spaces.  One line at a time: cli_progress_start() ends an earlier one.
  * `sync` is an output the command writes to while reading, or NULL: when
  * it goes where standard error goes, it is flushed before each line.
+ * The clock is read as the events come (cli_progress_tick()) and while the
+ * source waits for a pipe or its reading thread (tw_source_set_wait()), so
+ * that a slow or stalled pipe gets its line too.
  */
-void cli_progress_start(const tw_source *src, int mode, tw_output *sync);
+void cli_progress_start(tw_source *src, int mode, tw_output *sync);
 /* Clear the line and stop; call before the source is closed. */
 void cli_progress_end(void);
 /*

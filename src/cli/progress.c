@@ -9,9 +9,12 @@
  * The event loop pays one decrement per event (cli_progress_tick() in
  * cli.h), or per run of events (cli_progress_ticks(), where the events
  * are fed a run at a time): the clock is read when the countdown runs
- * out, and the next
- * countdown is sized from the event rate so that this happens about 16
- * times a second.  Nothing here writes to standard output.
+ * out, and the next countdown is sized from the event rate so that this
+ * happens about 16 times a second.  Events that come slower than the
+ * countdown (a slow pipe), or not at all for a while (a stalled one),
+ * have the clock read as the source waits for them (tw_source_set_wait():
+ * after every read of a pipe, and every quarter of a second of a wait).
+ * Nothing here writes to standard output.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -59,11 +62,19 @@ bool cli_shares_stderr(int fd) {
     return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-void cli_progress_start(const tw_source *src, int mode, tw_output *sync) {
+/* The source's wait function (tw_source_set_wait()): the clock read, and
+ * the line drawn when it is due, while the events do not come. */
+static void on_wait(void *user) {
+    (void)user;
+    cli_progress_check();
+}
+
+void cli_progress_start(tw_source *src, int mode, tw_output *sync) {
     cli_progress_end();
     read_start = now_ns();
     bool term = isatty(STDERR_FILENO) != 0;
     if (!src || mode == CLI_PROGRESS_OFF || (mode != CLI_PROGRESS_ON && !term)) return;
+    tw_source_set_wait(src, on_wait, NULL);
     const char *t = getenv("TERM");
     P.src = src;
     P.sync = sync && cli_shares_stderr(sync->fd) ? sync : NULL;

@@ -43,7 +43,7 @@ static void help(void) {
            "      --max-names N        stop at more than N distinct names (default 16777216;\n"
            "                           0: no limit)\n"
            "      --progress           show a progress line on standard error once reading\n"
-           "                           a file takes more than a second (default: only when\n"
+           "                           takes more than a second (default: only when\n"
            "                           standard error is a terminal); --no-progress: never\n"
            "      --threads N          1, 2 (read ahead on a second thread) or auto (2\n"
            "                           with two usable CPUs and 8 MiB or more of\n"

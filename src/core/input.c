@@ -96,6 +96,10 @@ struct tw_input {
     int side_state, side_err;
     bool side_end, side_stop;
     bool side_off;  /* no lock could be made: no reading ahead */
+    /* STREAM: tw_input_set_wait(), for the thread `wait_owner` only */
+    tw_wait_fn wait_fn;
+    void *wait_user;
+    pthread_t wait_owner;
     /* all modes */
     uint64_t pos;     /* offset of the next unread byte */
     uint64_t lineno;  /* lines returned or skipped so far */
@@ -355,13 +359,25 @@ static bool stream_keep(tw_input *in, size_t keep_from, size_t room) {
     return true;
 }
 
+/* Wait until the stream has bytes (or its end, or an error, which read(2)
+ * then meets), calling the wait function every TW_WAIT_TICK_MS meanwhile. */
+static void await_bytes(tw_input *in) {
+    struct pollfd pf = {.fd = in->fd, .events = POLLIN};
+    int pr;
+    while ((pr = poll(&pf, 1, TW_WAIT_TICK_MS)) == 0 || (pr < 0 && errno == EINTR))
+        if (pr == 0) in->wait_fn(in->wait_user);
+}
+
 /* Read more bytes into the window, keeping bytes from `keep_from` (an index
  * into buf) onwards, with read(2) on this thread.  Returns 1 when bytes
  * arrived, 0 at EOF, -1 on error. */
 static int stream_read(tw_input *in, size_t keep_from, size_t min_room) {
     if (!stream_keep(in, keep_from, min_room)) return -1;
+    bool waker = in->wait_fn && pthread_equal(pthread_self(), in->wait_owner);
+    if (waker) await_bytes(in);
     for (;;) {
         ssize_t n = read(in->fd, in->buf + in->end, in->cap - in->end);
+        if (waker && (n >= 0 || errno != EINTR)) in->wait_fn(in->wait_user);
         if (n > 0) {
             in->end += (size_t)n;
             return 1;
@@ -445,6 +461,12 @@ static int stream_fill(tw_input *in, size_t keep_from, size_t min_room) {
                          : stream_fill_shared(in, keep_from, min_room);
     if (r < 0) in->failed = true;
     return r;
+}
+
+void tw_input_set_wait(tw_input *in, tw_wait_fn fn, void *user) {
+    in->wait_fn = fn;
+    in->wait_user = user;
+    in->wait_owner = pthread_self();
 }
 
 bool tw_input_read_ahead(tw_input *in) {

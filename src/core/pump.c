@@ -5,6 +5,7 @@
  * chunks that never move) and the diagnostics reported while they were
  * produced, each with the index of the event it comes before.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -81,6 +82,7 @@ struct tw_pump {
     /* shared, under mu (cancel: also read without it) */
     pthread_mutex_t mu;
     pthread_cond_t filled, emptied;
+    bool filled_mono;    /* `filled` is on CLOCK_MONOTONIC */
     batch *ring[NBATCHES];
     size_t head;         /* full batches: ring[head .. head + count) */
     atomic_size_t count; /* changed under mu; also polled without it (await_batch) */
@@ -113,6 +115,8 @@ struct tw_pump {
     void *clock_user;
     tw_pump_idle_fn idle_fn;  /* tw_pump_set_idle() */
     void *idle_user;
+    tw_wait_fn wait_fn;       /* tw_pump_set_wait() */
+    void *wait_user;
     unsigned long long taken;  /* batches taken the current stretch's way */
     bool probing;           /* the current stretch is a probe */
     bool measuring;         /* t0, b0 are the current stretch's start */
@@ -342,7 +346,13 @@ tw_pump *tw_pump_new(tw_diag_sink *out) {
         free(p);
         return NULL;
     }
-    pthread_cond_init(&p->filled, NULL);
+    /* `filled` is waited on with a time limit (tw_pump_set_wait()) on the
+     * monotonic clock where it can be, else on the default one */
+    pthread_condattr_t ca;
+    bool mono = pthread_condattr_init(&ca) == 0;
+    p->filled_mono = mono && pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) == 0;
+    pthread_cond_init(&p->filled, p->filled_mono ? &ca : NULL);
+    if (mono) pthread_condattr_destroy(&ca);
     pthread_cond_init(&p->emptied, NULL);
     atomic_init(&p->cancel, false);
     atomic_init(&p->count, 0);
@@ -463,12 +473,39 @@ void tw_pump_set_idle(tw_pump *p, tw_pump_idle_fn fn, void *user) {
     p->idle_user = user;
 }
 
+void tw_pump_set_wait(tw_pump *p, tw_wait_fn fn, void *user) {
+    p->wait_fn = fn;
+    p->wait_user = user;
+}
+
 void tw_pump_set_clock(tw_pump *p, tw_pump_clock_fn clock, void *user) {
     p->clock = clock;
     p->clock_user = user;
 }
 
 /* ---- the consumer ---------------------------------------------------------------- */
+
+/* The consumer's wait for the reading thread (p->mu held), woken every
+ * TW_WAIT_TICK_MS to call the wait function (without the lock) when there
+ * is one.  The caller checks again what it waits for. */
+static void wait_filled(tw_pump *p) {
+    if (!p->wait_fn) {
+        pthread_cond_wait(&p->filled, &p->mu);
+        return;
+    }
+    struct timespec t;
+    clock_gettime(p->filled_mono ? CLOCK_MONOTONIC : CLOCK_REALTIME, &t);
+    t.tv_nsec += (long)TW_WAIT_TICK_MS * 1000000L;
+    if (t.tv_nsec >= 1000000000L) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000L;
+    }
+    if (pthread_cond_timedwait(&p->filled, &p->mu, &t) == ETIMEDOUT) {
+        pthread_mutex_unlock(&p->mu);
+        p->wait_fn(p->wait_user);
+        pthread_mutex_lock(&p->mu);
+    }
+}
 
 /* The next batch with events for the consumer (reading on a thread): the
  * ring's next; or, with the thread parked and idle, one filled here. */
@@ -481,8 +518,7 @@ static batch *take_batch(tw_pump *p) {
     }
     if (!p->parked) await_batch(p);
     pthread_mutex_lock(&p->mu);
-    while (atomic_load(&p->count) == 0 && !(p->parked && p->idle))
-        pthread_cond_wait(&p->filled, &p->mu);
+    while (atomic_load(&p->count) == 0 && !(p->parked && p->idle)) wait_filled(p);
     bool ring = atomic_load(&p->count) > 0;
     batch *b = p->ring[p->head];  /* empty when filled here: nobody else fills it */
     pthread_mutex_unlock(&p->mu);

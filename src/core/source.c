@@ -456,6 +456,11 @@ int tw_source_next(tw_source *s, tw_event *ev) {
     return rc;
 }
 
+void tw_source_set_wait(tw_source *s, tw_wait_fn fn, void *user) {
+    for (size_t i = 0; i < s->n; i++) tw_input_set_wait(s->v[i].in, fn, user);
+    if (s->pump) tw_pump_set_wait(s->pump, fn, user);
+}
+
 uint64_t tw_source_bytes(const tw_source *s) {
     return s->runs ? tw_pump_bytes(s->pump) : bytes_read(s);
 }

@@ -646,3 +646,82 @@ void test_input_read_ahead_threads(void) {
     close_pipe(r.in, -1, saved);
     CHECK_EQ_U(d.n, 0);
 }
+
+/* tw_input_set_wait(): what the calls of the wait function were */
+typedef struct {
+    unsigned calls;
+    pthread_t caller;
+    bool other;  /* a call came on another thread than the setter's */
+} waits;
+
+static void on_wait(void *user) {
+    waits *w = user;
+    w->calls++;
+    if (!pthread_equal(pthread_self(), w->caller)) w->other = true;
+}
+
+/* A pipe's writer: "a\n", a pause of 900 ms, "b\n", then the end. */
+static void *slow_writer(void *arg) {
+    int fd = *(int *)arg;
+    CHECK(write(fd, "a\n", 2) == 2);
+    pause_ms(900);
+    CHECK(write(fd, "b\n", 2) == 2);
+    close(fd);
+    return NULL;
+}
+
+static void *getline_thread(void *arg) {
+    tw_line l;
+    CHECK_EQ_I(tw_input_getline(arg, &l), 1);
+    return NULL;
+}
+
+void test_input_wait(void) {
+    /* the wait function is called on the setter's thread after each read
+     * of a pipe, and every TW_WAIT_TICK_MS (250) while it waits for bytes
+     * (a 900 ms pause: 3 calls during it, 2 at least); never for another
+     * thread's reads; never without one set; a memory block never waits */
+    tu_diags d;
+    tu_diags_init(&d);
+    waits w = {0, pthread_self(), false};
+    int wr, saved;
+    tw_input *in = open_pipe(&d, &wr, &saved);
+    tw_input_set_wait(in, on_wait, &w);
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, slow_writer, &wr) == 0);
+    tw_line l;
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);
+    CHECK_MEM(l.s, l.len, "a");
+    unsigned after_a = w.calls;
+    CHECK(after_a >= 1);  /* its read (and ticks if the writer was slow to start) */
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);
+    CHECK_MEM(l.s, l.len, "b");
+    CHECK(w.calls - after_a >= 3);  /* 2 or more ticks in 900 ms, and the read */
+    CHECK_EQ_I(tw_input_getline(in, &l), 0);
+    pthread_join(t, NULL);
+    CHECK(!w.other);
+    close_pipe(in, -1, saved);
+    /* another thread's read: no call */
+    w.calls = 0;
+    in = open_pipe(&d, &wr, &saved);
+    tw_input_set_wait(in, on_wait, &w);
+    CHECK(write(wr, "c\n", 2) == 2);
+    CHECK(pthread_create(&t, NULL, getline_thread, in) == 0);
+    pthread_join(t, NULL);
+    CHECK_EQ_U(w.calls, 0);
+    /* and unset: none either */
+    tw_input_set_wait(in, NULL, NULL);
+    CHECK(write(wr, "d\n", 2) == 2);
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);
+    CHECK_MEM(l.s, l.len, "d");
+    CHECK_EQ_U(w.calls, 0);
+    close_pipe(in, wr, saved);
+    /* a memory block */
+    CHECK(tw_input_open_mem(TEXT, sizeof TEXT - 1, "mem", NULL, &d.sink, &in) == 0);
+    tw_input_set_wait(in, on_wait, &w);
+    while (tw_input_getline(in, &l) == 1) {
+    }
+    CHECK_EQ_U(w.calls, 0);
+    tw_input_close(in);
+    CHECK_EQ_U(d.n, 0);
+}
