@@ -11,8 +11,13 @@
 #                      an input is generated once per (format, size, seed)
 #     --no-awk         skip the awk script (it takes minutes on 1 GB)
 #     --no-untuned     skip the untuned C (bench/untuned.c)
-#     --rss-sizes "S.." instead of the table: peak RSS of `stats` and
-#                      `convert -t chrome` on each size (e.g. "100M 1G 10G")
+#     --rss-sizes "S.." instead of the table: peak RSS of `stats`,
+#                      `convert -t chrome` and `stats -` (a pipe) on each size
+#                      (e.g. "100M 1G 10G"), and whether it stays within the
+#                      targets (at most 8 MiB, flat: exit status 1 if not)
+#     --rss-limit KIB  with --rss-sizes: the most a peak may be (default 8192)
+#     --rss-slack KIB  with --rss-sizes: the most a command's peak may grow
+#                      from the smallest size to the largest (default 2048)
 #     --instr          instead of the table: instructions per event under
 #                      callgrind (valgrind) on a 5 MB input of each format, of
 #                      stats, convert -t chrome, -t jsonl and -t rtl (rtl: -t lms)
@@ -49,6 +54,8 @@ data=$build/bench-data
 awk_too=1
 untuned_too=1
 rss_sizes=
+rss_limit=8192
+rss_slack=2048
 instr=0
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -57,6 +64,8 @@ while [ $# -gt 0 ]; do
     --runs) runs=$2; shift 2 ;;
     --formats) formats=$2; shift 2 ;;
     --data) data=$2; shift 2 ;;
+    --rss-limit) rss_limit=$2; shift 2 ;;
+    --rss-slack) rss_slack=$2; shift 2 ;;
     --no-awk) awk_too=0; shift ;;
     --no-untuned) untuned_too=0; shift ;;
     --rss-sizes) rss_sizes=$2; shift 2 ;;
@@ -88,6 +97,12 @@ ext_of() {
     esac
 }
 input_of() { echo "$data/$1-$2-seed$seed.$(ext_of "$1")"; }
+# The option `stats` reading format $1 from a pipe needs besides `-f $1 -`,
+# if any: a .BIN's companion text export ($2 less its .BIN), which a pipe
+# has none beside.  Passed as ${opt:+"$opt"}: one word, or none.
+pipe_opt() {
+    if [ "$1" = text1-bin ]; then echo "--names=${2%.BIN}"; fi
+}
 
 # Generate (once) the input of format $1 and size $2.
 make_input() {
@@ -149,20 +164,51 @@ if [ "$instr" = 1 ]; then
 fi
 
 if [ -n "$rss_sizes" ]; then
+    # The targets: at most 8 MiB, the same on every size.  A format fails
+    # when a peak passes 8192 KiB, or when a command's peak on the largest
+    # size is more than 2048 KiB above its peak on the smallest (the
+    # defaults of --rss-limit and --rss-slack; how many
+    # of the mapped input's pages count varies by about 1.5 MiB from run to
+    # run and file to file; memory that grew with the input would grow by
+    # megabytes per gigabyte).  Exit status 1 when one fails.
+    limit=$rss_limit
+    slack=$rss_slack
     printf '%-13s %8s %14s %14s %14s\n' format size "stats KiB" "chrome KiB" "stdin KiB"
+    failed=0
     for fmt in $formats; do
+        first=
+        last=
         for s in $rss_sizes; do
             f=$(make_input "$fmt" "$s")
-            set -- $("$measure" -r 1 -w "$f" -- "$tw" stats --no-progress "$f")
+            set -- $("$measure" -r 1 -w "$f" -- "$tw" stats --no-progress "$f" 2>>"$data/stderr.log")
             a=$3
-            set -- $("$measure" -r 1 -w "$f" -- "$tw" convert -t chrome --no-progress "$f")
+            set -- $("$measure" -r 1 -w "$f" -- "$tw" convert -t chrome --no-progress "$f" \
+                2>>"$data/stderr.log")
             b=$3
-            set -- $("$measure" -r 1 -w "$f" -p "$f" -- "$tw" stats --no-progress -f "$fmt" -)
+            opt=$(pipe_opt "$fmt" "$f")
+            set -- $("$measure" -r 1 -w "$f" -p "$f" -- "$tw" stats --no-progress -f "$fmt" \
+                ${opt:+"$opt"} - 2>>"$data/stderr.log")
             c=$3
             printf '%-13s %8s %14s %14s %14s\n' "$fmt" "$s" "$a" "$b" "$c"
+            [ -n "$first" ] || { first="$a $b $c"; small=$s; }
+            last="$a $b $c"
+            large=$s
+            all="${all:-} $a $b $c"
         done
+        verdict=$(awk -v first="$first" -v last="$last" -v all="$all" -v limit="$limit" \
+            -v slack="$slack" -v small="$small" -v large="$large" 'BEGIN {
+            split(first, f, " "); split(last, l, " "); n = split(all, a, " ")
+            top = 0; grow = 0
+            for (i = 1; i <= n; i++) if (a[i] + 0 > top) top = a[i] + 0
+            for (i = 1; i <= 3; i++) if (l[i] - f[i] > grow) grow = l[i] - f[i]
+            printf "%s: peak at most %d KiB (%d asked); %s against %s: %+d KiB at most (%d allowed)",
+                top <= limit && grow <= slack ? "ok" : "FAILED", top, limit, large, small, grow, slack
+        }')
+        all=
+        echo "$fmt: $verdict"
+        case "$verdict" in FAILED*) failed=1 ;; esac
     done
-    exit 0
+    exit "$failed"
 fi
 
 echo "tracewright benchmark: $(uname -srm), $(nproc 2>/dev/null || echo '?') cores, size $size, seed $seed, median of $runs runs"
@@ -229,8 +275,8 @@ for fmt in $formats; do
     # the reading alone, one thread, events dropped (bench/drain.c): the
     # floor under every command that reads the input on one thread
     row "read only" -- "$drain" "$f"
-    # a pipe cannot be looked beside for the .BIN's companion text export
-    [ "$fmt" = text1-bin ] || row "stats (stdin pipe)" -p "$f" -- "$tw" stats --no-progress -f "$fmt" -
+    opt=$(pipe_opt "$fmt" "$f")
+    row "stats (stdin pipe)" -p "$f" -- "$tw" stats --no-progress -f "$fmt" ${opt:+"$opt"} -
     conv chrome
     conv jsonl
     conv "$other"
