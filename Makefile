@@ -132,14 +132,16 @@ sanitize:
 
 # What runs on two threads (the pump's reading ahead, chrome's replay)
 # under ThreadSanitizer: the unit tests and the CLI tests of threads/, whose
-# every command runs with one thread and with two (a race is a report on
-# standard error and exit status 66, so the test fails).
+# every command runs with one thread and with two, and progress/slow-pipe
+# (the progress line drawn while the consumer waits for the reading
+# thread) (a race is a report on standard error and exit status 66, so the
+# test fails).
 tsan:
 	@$(MAKE) --no-print-directory BUILD=build-tsan CFLAGS="-O1 -g -fsanitize=thread" \
 	    LDFLAGS="-fsanitize=thread" build-tsan/tracewright build-tsan/unit-tests \
 	    build-tsan/bench/gen build-tsan/nothread.so
 	@build-tsan/unit-tests
-	@sh tests/cli/run.sh build-tsan threads/
+	@sh tests/cli/run.sh build-tsan threads/ progress/slow-pipe
 
 # A plain build (no sanitizer: valgrind does their work) and the tests with
 # every run of the binary under valgrind (tests/valgrind/run.sh).

@@ -140,11 +140,12 @@ bool tw_input_read_ahead(tw_input *in);
  * Something to do while the input waits for the bytes of a stream (a pipe
  * whose writer is slow or stalled), such as redrawing a progress line: on
  * the thread that set it only, fn(user) is called after every read(2) of
- * a stream (a pipe, a terminal, a socket, a file read without mmap), and
- * every TW_WAIT_TICK_MS while one waits for its bytes.  fn must not use the
- * input.  NULL (the default): nothing, and a read waits without waking.
- * A mapped file or a memory block never calls it.  Set it before another
- * thread reads the input.
+ * a stream (a pipe, a terminal, a socket, a file read without mmap) that
+ * fills the input's window, and every TW_WAIT_TICK_MS while one waits for
+ * its bytes (not for tw_input_read_ahead(), which never waits).  fn must
+ * not use the input (errno is kept for it).  NULL (the default): nothing,
+ * and a read waits without waking.  A mapped file or a memory block never
+ * calls it.  Set it before another thread reads the input.
  */
 #define TW_WAIT_TICK_MS 250
 typedef void (*tw_wait_fn)(void *user);

@@ -142,9 +142,11 @@ uint64_t tw_source_event_count(const tw_source *src);
 uint64_t tw_source_bytes(const tw_source *src);
 /* Something to do while the source waits for its input (tw_input_set_wait()
  * on each input): fn(user) is called on the caller's thread after every
- * read of a pipe there, and every TW_WAIT_TICK_MS while it waits for a pipe
- * or for the reading thread, such as redrawing a progress line.  Set it
- * before the first event is read. */
+ * read of a pipe there and every wait for the reading thread, and every
+ * TW_WAIT_TICK_MS while it waits for either, such as redrawing a progress
+ * line.  Set it before the first event is read (tw_source_open() has read
+ * the start of each input already: what the format is detected from, and
+ * its header). */
 void tw_source_set_wait(tw_source *src, tw_wait_fn fn, void *user);
 void tw_source_close(tw_source *src);
 

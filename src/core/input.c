@@ -377,7 +377,11 @@ static int stream_read(tw_input *in, size_t keep_from, size_t min_room) {
     if (waker) await_bytes(in);
     for (;;) {
         ssize_t n = read(in->fd, in->buf + in->end, in->cap - in->end);
-        if (waker && (n >= 0 || errno != EINTR)) in->wait_fn(in->wait_user);
+        if (waker && (n >= 0 || errno != EINTR)) {
+            int err = errno;  /* (the function may change it) */
+            in->wait_fn(in->wait_user);
+            errno = err;
+        }
         if (n > 0) {
             in->end += (size_t)n;
             return 1;

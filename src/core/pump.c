@@ -485,22 +485,27 @@ void tw_pump_set_clock(tw_pump *p, tw_pump_clock_fn clock, void *user) {
 
 /* ---- the consumer ---------------------------------------------------------------- */
 
-/* The consumer's wait for the reading thread (p->mu held), woken every
- * TW_WAIT_TICK_MS to call the wait function (without the lock) when there
- * is one.  The caller checks again what it waits for. */
+/* The consumer's wait for the reading thread (p->mu held).  With a wait
+ * function, the wait is woken every TW_WAIT_TICK_MS, and the function is
+ * called (without the lock) after every wait, woken or not: a reading
+ * thread that fills batches quickly from a slow pipe, one every 100 ms
+ * say, has the clock read at each.  The caller checks again what it waits
+ * for. */
 static void wait_filled(tw_pump *p) {
-    if (!p->wait_fn) {
-        pthread_cond_wait(&p->filled, &p->mu);
-        return;
-    }
     struct timespec t;
-    clock_gettime(p->filled_mono ? CLOCK_MONOTONIC : CLOCK_REALTIME, &t);
-    t.tv_nsec += (long)TW_WAIT_TICK_MS * 1000000L;
-    if (t.tv_nsec >= 1000000000L) {
-        t.tv_sec++;
-        t.tv_nsec -= 1000000000L;
+    if (!p->wait_fn ||
+        clock_gettime(p->filled_mono ? CLOCK_MONOTONIC : CLOCK_REALTIME, &t) != 0) {
+        pthread_cond_wait(&p->filled, &p->mu);
+    } else {
+        t.tv_nsec += (long)TW_WAIT_TICK_MS * 1000000L;
+        if (t.tv_nsec >= 1000000000L) {
+            t.tv_sec++;
+            t.tv_nsec -= 1000000000L;
+        }
+        int rc = pthread_cond_timedwait(&p->filled, &p->mu, &t);
+        if (rc != 0 && rc != ETIMEDOUT) pthread_cond_wait(&p->filled, &p->mu); /* (EINVAL) */
     }
-    if (pthread_cond_timedwait(&p->filled, &p->mu, &t) == ETIMEDOUT) {
+    if (p->wait_fn) {
         pthread_mutex_unlock(&p->mu);
         p->wait_fn(p->wait_user);
         pthread_mutex_lock(&p->mu);

@@ -62,9 +62,9 @@ void tw_pump_steer(tw_pump *p, unsigned switch_every);
  * pipe's next block for it (tw_input_read_ahead()). */
 typedef bool (*tw_pump_idle_fn)(void *user, uint64_t bytes);
 void tw_pump_set_idle(tw_pump *p, tw_pump_idle_fn fn, void *user);
-/* Called on the consumer's thread every TW_WAIT_TICK_MS while it waits
- * for the reading thread (tw_input_set_wait(), for the pump).  Set before
- * the first tw_pump_next_run(). */
+/* Called on the consumer's thread after every wait for the reading
+ * thread, and every TW_WAIT_TICK_MS while one lasts (tw_input_set_wait(),
+ * for the pump).  Set before the first tw_pump_next_run(). */
 void tw_pump_set_wait(tw_pump *p, tw_wait_fn fn, void *user);
 /* The clock steering reads, in ns (for tests; CLOCK_MONOTONIC by default). */
 typedef int64_t (*tw_pump_clock_fn)(void *user);
