@@ -166,45 +166,47 @@ fi
 if [ -n "$rss_sizes" ]; then
     # The targets: at most 8 MiB, the same on every size.  A format fails
     # when a peak passes 8192 KiB, or when a command's peak on the largest
-    # size is more than 2048 KiB above its peak on the smallest (the
-    # defaults of --rss-limit and --rss-slack; how many
-    # of the mapped input's pages count varies by about 1.5 MiB from run to
-    # run and file to file; memory that grew with the input would grow by
-    # megabytes per gigabyte).  Exit status 1 when one fails.
-    limit=$rss_limit
-    slack=$rss_slack
+    # input is more than 2048 KiB above its peak on the smallest (the
+    # defaults of --rss-limit and --rss-slack; how many of the mapped
+    # input's pages count varies by about 1.5 MiB from run to run and file
+    # to file; memory that grew with the input would grow by megabytes per
+    # gigabyte), or when a command fails.  Exit status 1 when one fails.
     printf '%-13s %8s %14s %14s %14s\n' format size "stats KiB" "chrome KiB" "stdin KiB"
     failed=0
     for fmt in $formats; do
-        first=
-        last=
+        rows=  # per size: "bytes size peak peak peak status status status"
         for s in $rss_sizes; do
             f=$(make_input "$fmt" "$s")
             set -- $("$measure" -r 1 -w "$f" -- "$tw" stats --no-progress "$f" 2>>"$data/stderr.log")
-            a=$3
+            a=$3 as=$4
             set -- $("$measure" -r 1 -w "$f" -- "$tw" convert -t chrome --no-progress "$f" \
                 2>>"$data/stderr.log")
-            b=$3
+            b=$3 bs=$4
             opt=$(pipe_opt "$fmt" "$f")
             set -- $("$measure" -r 1 -w "$f" -p "$f" -- "$tw" stats --no-progress -f "$fmt" \
                 ${opt:+"$opt"} - 2>>"$data/stderr.log")
-            c=$3
+            c=$3 cs=$4
             printf '%-13s %8s %14s %14s %14s\n' "$fmt" "$s" "$a" "$b" "$c"
-            [ -n "$first" ] || { first="$a $b $c"; small=$s; }
-            last="$a $b $c"
-            large=$s
-            all="${all:-} $a $b $c"
+            rows="$rows$(bytes_of "$f") $s $a $b $c $as $bs $cs
+"
         done
-        verdict=$(awk -v first="$first" -v last="$last" -v all="$all" -v limit="$limit" \
-            -v slack="$slack" -v small="$small" -v large="$large" 'BEGIN {
-            split(first, f, " "); split(last, l, " "); n = split(all, a, " ")
-            top = 0; grow = 0
-            for (i = 1; i <= n; i++) if (a[i] + 0 > top) top = a[i] + 0
-            for (i = 1; i <= 3; i++) if (l[i] - f[i] > grow) grow = l[i] - f[i]
-            printf "%s: peak at most %d KiB (%d asked); %s against %s: %+d KiB at most (%d allowed)",
-                top <= limit && grow <= slack ? "ok" : "FAILED", top, limit, large, small, grow, slack
+        verdict=$(printf '%s' "$rows" | awk -v limit="$rss_limit" -v slack="$rss_slack" '
+        { n++; for (i = 1; i <= 8; i++) r[n, i] = $i
+          if (!lo || $1 + 0 < r[lo, 1]) lo = n
+          if (!hi || $1 + 0 >= r[hi, 1]) hi = n }
+        END {
+            top = 0; grow = 0; bad = ""
+            for (k = 1; k <= n; k++) {
+                for (i = 3; i <= 5; i++) if (r[k, i] + 0 > top) top = r[k, i] + 0
+                for (i = 6; i <= 8; i++)
+                    if (r[k, i] != 0) bad = sprintf("%s; %s, %s: exit status %s", bad, r[k, 2],
+                                                    i == 6 ? "stats" : i == 7 ? "chrome" : "stdin", r[k, i])
+            }
+            for (i = 3; i <= 5; i++) if (r[hi, i] - r[lo, i] > grow) grow = r[hi, i] - r[lo, i]
+            printf "%s: peak at most %d KiB (%d asked); %s against %s: %+d KiB at most (%d allowed)%s",
+                top <= limit && grow <= slack && bad == "" ? "ok" : "FAILED", top, limit,
+                r[hi, 2], r[lo, 2], grow, slack, bad
         }')
-        all=
         echo "$fmt: $verdict"
         case "$verdict" in FAILED*) failed=1 ;; esac
     done
