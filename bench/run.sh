@@ -171,23 +171,23 @@ if [ -n "$rss_sizes" ]; then
     # input's pages count varies by about 1.5 MiB from run to run and file
     # to file; memory that grew with the input would grow by megabytes per
     # gigabyte), or when a command fails.  Exit status 1 when one fails.
+    # peak MEASURE-ARGS: one run's peak RSS in KiB and exit status
+    peak() {
+        set -- $("$measure" -r 1 -w "$f" "$@" 2>>"$data/stderr.log")
+        echo "$3 $4"
+    }
     printf '%-13s %8s %14s %14s %14s\n' format size "stats KiB" "chrome KiB" "stdin KiB"
     failed=0
     for fmt in $formats; do
         rows=  # per size: "bytes size peak peak peak status status status"
         for s in $rss_sizes; do
             f=$(make_input "$fmt" "$s")
-            set -- $("$measure" -r 1 -w "$f" -- "$tw" stats --no-progress "$f" 2>>"$data/stderr.log")
-            a=$3 as=$4
-            set -- $("$measure" -r 1 -w "$f" -- "$tw" convert -t chrome --no-progress "$f" \
-                2>>"$data/stderr.log")
-            b=$3 bs=$4
             opt=$(pipe_opt "$fmt" "$f")
-            set -- $("$measure" -r 1 -w "$f" -p "$f" -- "$tw" stats --no-progress -f "$fmt" \
-                ${opt:+"$opt"} - 2>>"$data/stderr.log")
-            c=$3 cs=$4
-            printf '%-13s %8s %14s %14s %14s\n' "$fmt" "$s" "$a" "$b" "$c"
-            rows="$rows$(bytes_of "$f") $s $a $b $c $as $bs $cs
+            set -- $(peak -- "$tw" stats --no-progress "$f") \
+                $(peak -- "$tw" convert -t chrome --no-progress "$f") \
+                $(peak -p "$f" -- "$tw" stats --no-progress -f "$fmt" ${opt:+"$opt"} -)
+            printf '%-13s %8s %14s %14s %14s\n' "$fmt" "$s" "$1" "$3" "$5"
+            rows="$rows$(bytes_of "$f") $s $1 $3 $5 $2 $4 $6
 "
         done
         verdict=$(printf '%s' "$rows" | awk -v limit="$rss_limit" -v slack="$rss_slack" '

@@ -21,8 +21,9 @@
 awk -v n=9000 -f "$TOP/tests/cli/progress/big-log.awk" >log
 lines=$(wc -l <log)
 cr=$(printf '\r')
-# drawn FILE: how many progress lines FILE holds
-drawn() { tr "$cr" '\n' <"$1" | grep -c 'events/s'; }
+# draws FILE: the progress lines in FILE, one per line; drawn FILE: how many
+draws() { tr "$cr" '\n' <"$1" | grep '^tracewright: <stdin>: .* read, .*events/s'; }
+drawn() { draws "$1" | wc -l | tr -d ' '; }
 stalled() {
     sed -n '1,500p' log
     k=0
@@ -53,8 +54,6 @@ for t in 1 2 auto; do
 done
 wait
 tracewright stats - <log >ref.out 2>ref.err
-# draws FILE: the progress lines in FILE, one per line
-draws() { tr "$cr" '\n' <"$1" | grep '^tracewright: <stdin>: .* read, .*events/s'; }
 for t in 1 2 auto; do
     for w in stalled trickled; do
         cmp -s $w-$t.out ref.out && echo "$w, --threads $t: the report as from a file"
