@@ -93,6 +93,12 @@ const tw_format *tw_detect_input(tw_input *in, tw_diag_sink *diag, int *score);
  * or TW_ERR (reported). */
 int tw_source_open(const char *const *paths, size_t n, const tw_source_opts *o,
                    tw_strtab *strtab, tw_diag_sink *diag, tw_source **out);
+/* The same for `n` inputs opened by the caller (one whose first bytes it
+ * looked at with tw_input_head(), say, that cannot be opened again: a pipe):
+ * they are the source's from the call on, closed with it, or by the call
+ * when it fails, and report to the source's sink (o->input is not used). */
+int tw_source_open_inputs(tw_input *const *ins, size_t n, const tw_source_opts *o,
+                          tw_strtab *strtab, tw_diag_sink *diag, tw_source **out);
 /* The next event in time order: TW_OK, TW_EOF or TW_ERR (reported). */
 int tw_source_next(tw_source *src, tw_event *ev);
 /* The same without copying the event: on TW_OK, *ev points to it, and it

@@ -182,9 +182,11 @@ void cli_diag_finish(cli_diag *d);
  * (reported; *end is TW_OK). */
 int cli_feed_stats(tw_source *src, tw_stats *stats, int *end);
 /* Read traces through one merged source, pair and aggregate into `prof`
- * (stats.c; shared with compare).  TW_OK or TW_ERR (reported). */
-int cli_profile_inputs(char *const *paths, size_t n, const cli_reading *rd, cli_diag *diag,
-                       tw_profile *prof);
+ * (stats.c; shared with compare): the n files of `paths`, or with `in`
+ * (paths NULL, n 1) that input, opened already, which is closed.  TW_OK or
+ * TW_ERR (reported). */
+int cli_profile_inputs(char *const *paths, size_t n, tw_input *in, const cli_reading *rd,
+                       cli_diag *diag, tw_profile *prof);
 /* The -o output (NULL or "-": standard output); NULL (printed) when it
  * cannot be opened. */
 tw_output *cli_output_open(const char *path);

@@ -36,7 +36,7 @@ static void help(void) {
            "when a scope got slower than the threshold allows: the performance gate a CI\n"
            "pipeline puts after a benchmark run.  BASE and CURRENT are traces in any\n"
            "readable format or reports saved with 'tracewright stats --format json'\n"
-           "(either may be '-', standard input, if it is such a report).\n"
+           "(either may be '-', standard input).\n"
            "\n"
            "Options:\n"
            "      --metric net|gross|call   the time compared (default net)\n"
@@ -128,25 +128,18 @@ static bool is_report(tw_input *in) {
     return false;
 }
 
-/* Load one side into prof (rows per scope). */
+/* Load one side into prof (rows per scope): a report, or a trace read from
+ * the same input (a pipe cannot be opened twice). */
 static bool load(const char *path, const cli_reading *rd, cli_diag *diag, tw_profile *prof) {
-    tw_input_opts io = {.max_line = (size_t)rd->maxline};
+    tw_source_opts so = cli_source_opts(rd);
     tw_input *in;
-    if (tw_input_open(path, &io, &diag->sink, &in) != 0) return false;
-    bool report = is_report(in);
-    int rc = TW_ERR;
-    if (report) {
+    if (tw_input_open(path, &so.input, &diag->sink, &in) != 0) return false;
+    int rc;
+    if (is_report(in)) {
         rc = tw_profile_read_json(prof, in, &diag->sink);
         tw_input_close(in);
     } else {
-        tw_input_close(in);
-        if (strcmp(path, "-") == 0) {
-            cli_error("standard input is not a tracewright-stats/1 report; a trace is compared "
-                      "from a file");
-            return false;
-        }
-        char *paths[] = {(char *)path};
-        rc = cli_profile_inputs(paths, 1, rd, diag, prof);
+        rc = cli_profile_inputs(NULL, 1, in, rd, diag, prof);
     }
     return rc == TW_OK && tw_profile_group(prof, false, &diag->sink) == TW_OK;
 }
@@ -312,6 +305,16 @@ static void json_side(tw_output *o, const char *key, const tw_scope_stats *s, in
     else tw_out_printf(o, ",\"%s\":null", key);
 }
 
+/* "key":"text", and when text is not valid UTF-8 (shown with U+FFFD), its
+ * exact bytes too: ,"key_base64":"..." (as stats writes names and paths) */
+static void json_text(tw_output *o, const char *key, const char *s, size_t len) {
+    tw_out_printf(o, "\"%s\":", key);
+    if (tw_out_json_str(o, s, len)) return;
+    tw_out_printf(o, ",\"%s_base64\":\"", key);
+    tw_out_base64(o, s, len);
+    tw_out_putc(o, '"');
+}
+
 static void write_json(const compare *k, const char *const paths[2], const size_t count[],
                        tw_output *o) {
     char th[24];
@@ -319,16 +322,15 @@ static void write_json(const compare *k, const char *const paths[2], const size_
     tw_out_printf(o, "{\"schema\":\"tracewright-compare/1\",\"unit\":\"ns\",\"metric\":\"%s\","
                      "\"stat\":\"%s\",\"threshold_pct\":%s,\"min_time_ns\":%lld,",
                   metrics[k->metric], stats_[k->stat], th, (long long)k->min_time);
-    tw_out_str(o, "\"baseline\":");
-    tw_out_json_str(o, paths[0], strlen(paths[0]));
-    tw_out_str(o, ",\"current\":");
-    tw_out_json_str(o, paths[1], strlen(paths[1]));
+    json_text(o, "baseline", paths[0], strlen(paths[0]));
+    tw_out_putc(o, ',');
+    json_text(o, "current", paths[1], strlen(paths[1]));
     tw_out_str(o, ",\n\"scopes\":[");
     for (size_t i = 0; i < k->n; i++) {
         const cmp_row *r = &k->rows[i];
         const tw_scope_stats *s = r->cur ? r->cur : r->base;
-        tw_out_str(o, i ? ",\n{\"name\":" : "\n{\"name\":");
-        tw_out_json_str(o, s->name, s->name_len);
+        tw_out_str(o, i ? ",\n{" : "\n{");
+        json_text(o, "name", s->name, s->name_len);
         tw_out_printf(o, ",\"status\":\"%s\"", status_name(r));
         json_side(o, "baseline_ns", r->base, r->b);
         json_side(o, "current_ns", r->cur, r->c);

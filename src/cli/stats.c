@@ -89,20 +89,23 @@ int cli_feed_stats(tw_source *src, tw_stats *stats, int *end) {
 }
 
 /* Read the inputs, pair and aggregate; fill the profile. */
-int cli_profile_inputs(char *const *paths, size_t n, const cli_reading *rd, cli_diag *diag,
-                       tw_profile *prof) {
+int cli_profile_inputs(char *const *paths, size_t n, tw_input *in, const cli_reading *rd,
+                       cli_diag *diag, tw_profile *prof) {
     tw_strtab *strtab = cli_strtab(rd);
     tw_stats *stats = tw_stats_new(&diag->sink);
     tw_source *src = NULL;
     int rc = TW_ERR;
     if (!strtab || !stats) {
         cli_error("out of memory");
+        tw_input_close(in);
         goto done;
     }
     tw_source_opts so = cli_source_opts(rd);
     so.drop_details = true;  /* pairing and statistics read neither */
     so.defer_checks = true;  /* and do little with each event */
-    if (tw_source_open((const char *const *)paths, n, &so, strtab, &diag->sink, &src) != TW_OK)
+    if ((in ? tw_source_open_inputs(&in, 1, &so, strtab, &diag->sink, &src)
+            : tw_source_open((const char *const *)paths, n, &so, strtab, &diag->sink, &src)) !=
+        TW_OK)
         goto done;
     tw_stats_set_jitter(stats, cli_jitter(rd, src));
     cli_progress_start(src, rd->progress, NULL);
@@ -240,7 +243,7 @@ int cmd_stats(int argc, char **argv) {
     size_t npaths = nfiles ? (size_t)nfiles : 1;
 
     if ((merge ? merge_reports(paths, npaths, (size_t)rd.maxline, &diag, prof)
-               : cli_profile_inputs(paths, npaths, &rd, &diag, prof)) != TW_OK)
+               : cli_profile_inputs(paths, npaths, NULL, &rd, &diag, prof)) != TW_OK)
         goto out;
     /* filter the rows per thread, before they are merged per scope; merged
      * reports must have rows per thread for --pid and --tid */

@@ -130,6 +130,8 @@ static tw_input *new_input(const char *name, const char *path,
     return in;
 }
 
+void tw_input_set_diag(tw_input *in, tw_diag_sink *diag) { in->diag = diag; }
+
 int tw_input_open_mem(const void *data, size_t len, const char *name,
                       const tw_input_opts *opts, tw_diag_sink *diag,
                       tw_input **out) {

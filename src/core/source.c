@@ -243,17 +243,16 @@ static void check_thread(tw_source *s, size_t input, const tw_event *ev) {
     if (tw_u64map_put(&s->owners, key, (void *)(uintptr_t)(s->nowner + 1))) s->nowner++;
 }
 
-int tw_source_open(const char *const *paths, size_t n, const tw_source_opts *o,
-                   tw_strtab *strtab, tw_diag_sink *diag, tw_source **out) {
-    static const tw_source_opts none;
-    if (!o) o = &none;
+/* A source for n inputs, none opened yet; NULL when out of memory
+ * (reported). */
+static tw_source *source_new(size_t n, const tw_source_opts *o, tw_diag_sink *diag) {
     tw_source *s = tw_calloc_lines(1, sizeof *s);
     if (!s || n == 0 || !(s->v = tw_calloc_lines(n, sizeof *s->v)) ||
         !(s->heap = calloc(n, sizeof *s->heap))) {
         tw_report(diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
         if (s) free(s->v);
         free(s);
-        return TW_ERR;
+        return NULL;
     }
     s->diag = diag;
     /* with a pump, everything reading reports through it, so that its
@@ -265,33 +264,79 @@ int tw_source_open(const char *const *paths, size_t n, const tw_source_opts *o,
     s->threads_switch_every = o->threads_switch_every;
     s->drop_details = o->drop_details;
     s->last = n;
-    for (size_t i = 0; i < n; i++) {
-        struct src_in *x = &s->v[i];
-        s->n = i + 1;
-        if (tw_input_open(paths[i], &o->input, s->diag, &x->in) != 0) goto fail;
-        x->fmt = o->format ? o->format : tw_detect_input(x->in, s->diag, NULL);
-        if (!x->fmt) goto fail;
-        unsigned flags = o->transient_names ? TW_READ_TRANSIENT_NAMES : 0;
-        /* one input: its reader's checks may wait for this thread (several
-         * are merged on the reading thread, where the events of each reader
-         * are no longer told apart); not a pipe's, whose next block this
-         * thread reads while it waits (tw_input_read_ahead()), work that
-         * pays more */
-        if (n == 1 && o->defer_checks && tw_input_size(x->in) >= 0)
-            flags |= TW_READ_DEFER_CHECKS;
-        if (tw_reader_open_ex(x->fmt, x->in, strtab, s->diag, o->opts, flags, &x->rd) != TW_OK)
-            goto fail;
-    }
+    return s;
+}
+
+/* Input i of n, opened: its format and its reader. */
+static int add_input(tw_source *s, size_t i, size_t n, tw_input *in, const tw_source_opts *o,
+                     tw_strtab *strtab) {
+    struct src_in *x = &s->v[i];
+    x->in = in;
+    x->fmt = o->format ? o->format : tw_detect_input(x->in, s->diag, NULL);
+    if (!x->fmt) return TW_ERR;
+    unsigned flags = o->transient_names ? TW_READ_TRANSIENT_NAMES : 0;
+    /* one input: its reader's checks may wait for this thread (several
+     * are merged on the reading thread, where the events of each reader
+     * are no longer told apart); not a pipe's, whose next block this
+     * thread reads while it waits (tw_input_read_ahead()), work that
+     * pays more */
+    if (n == 1 && o->defer_checks && tw_input_size(x->in) >= 0) flags |= TW_READ_DEFER_CHECKS;
+    return tw_reader_open_ex(x->fmt, x->in, strtab, s->diag, o->opts, flags, &x->rd);
+}
+
+/* Every input added: the common clock, and the first event of each of
+ * several inputs. */
+static int source_start(tw_source *s, tw_diag_sink *diag) {
     merge_info(s);
     s->out = diag;
-    s->check = n == 1 && tw_reader_defers_checks(s->v[0].rd);
-    if (n > 1) {
-        for (size_t i = 0; i < n; i++) {
+    s->check = s->n == 1 && tw_reader_defers_checks(s->v[0].rd);
+    if (s->n > 1) {
+        for (size_t i = 0; i < s->n; i++) {
             int rc = pull(s, i);
-            if (rc == TW_ERR) goto fail;
+            if (rc == TW_ERR) return TW_ERR;
             if (rc == TW_OK) heap_push(s, i);
         }
     }
+    return TW_OK;
+}
+
+int tw_source_open(const char *const *paths, size_t n, const tw_source_opts *o,
+                   tw_strtab *strtab, tw_diag_sink *diag, tw_source **out) {
+    static const tw_source_opts none;
+    if (!o) o = &none;
+    tw_source *s = source_new(n, o, diag);
+    if (!s) return TW_ERR;
+    for (size_t i = 0; i < n; i++) {
+        tw_input *in;
+        if (tw_input_open(paths[i], &o->input, s->diag, &in) != 0) goto fail;
+        s->n = i + 1;  /* what tw_source_close() closes */
+        if (add_input(s, i, n, in, o, strtab) != TW_OK) goto fail;
+    }
+    if (source_start(s, diag) != TW_OK) goto fail;
+    *out = s;
+    return TW_OK;
+fail:
+    tw_source_close(s);
+    return TW_ERR;
+}
+
+int tw_source_open_inputs(tw_input *const *ins, size_t n, const tw_source_opts *o,
+                          tw_strtab *strtab, tw_diag_sink *diag, tw_source **out) {
+    static const tw_source_opts none;
+    if (!o) o = &none;
+    tw_source *s = source_new(n, o, diag);
+    if (!s) {
+        for (size_t i = 0; i < n; i++) tw_input_close(ins[i]);
+        return TW_ERR;
+    }
+    s->n = n;  /* the inputs are the source's from now on */
+    for (size_t i = 0; i < n; i++) {
+        s->v[i].in = ins[i];
+        tw_input_set_diag(ins[i], s->diag);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (add_input(s, i, n, ins[i], o, strtab) != TW_OK) goto fail;
+    if (source_start(s, diag) != TW_OK) goto fail;
     *out = s;
     return TW_OK;
 fail:

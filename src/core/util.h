@@ -79,6 +79,12 @@ static inline const char *tw_scan_hex(const char *s, const char *e, unsigned max
     return s;
 }
 
+/* ---- inputs (input.c) ------------------------------------------------- */
+
+/* Report the input's problems to `diag` from now on (a source that takes
+ * over an input opened by its caller: tw_source_open_inputs()). */
+void tw_input_set_diag(tw_input *in, tw_diag_sink *diag);
+
 /* ---- events --------------------------------------------------------------- */
 
 /*
