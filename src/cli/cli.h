@@ -122,6 +122,8 @@ typedef struct cli_reading {
     unsigned long long threads; /* --threads: 1, 2 (read ahead on a second thread)
                                  * or CLI_THREADS_AUTO (the default) */
     bool threads_env;           /* it comes from TRACEWRIGHT_THREADS */
+    const char *threads_bad;    /* TRACEWRIGHT_THREADS when it is not a value
+                                 * (warned about when a log is read) */
     bool verbose;               /* -v: a summary of each reading (cli_read_summary) */
 } cli_reading;
 

@@ -13,11 +13,12 @@ static const cli_opt opts[] = {
 };
 
 static void help(void) {
-    printf("Usage: tracewright detect [-a] FILE...\n"
+    printf("Usage: tracewright detect [-a] [FILE...]\n"
            "\n"
            "Print 'FILE: FORMAT (confidence N)' for each file, judged from its first\n"
            "bytes and its name.  Unknown or ambiguous input is reported with the\n"
-           "candidates; give the format with -f where a command reads it.\n"
+           "candidates; give the format with -f where a command reads it.  FILE '-'\n"
+           "or no FILE means standard input.\n"
            "\n"
            "Options:\n"
            "  -a, --all   list every format that matches, with its confidence\n"
@@ -46,10 +47,7 @@ int cmd_detect(int argc, char **argv) {
         case O_HELP: help(); free(files); return EXIT_OK;
         }
     }
-    if (nfiles == 0) {
-        free(files);
-        return cli_usage_error("detect", "missing FILE operand");
-    }
+    if (nfiles == 0) files[nfiles++] = "-";  /* standard input, as elsewhere */
     if (!cli_stdin_ok("detect", files, nfiles)) {
         free(files);
         return EXIT_TROUBLE;

@@ -16,12 +16,17 @@ static void help(void) {
     printf("Usage: tracewright formats [--matrix]\n"
            "\n"
            "List every format: its name, whether it can be read and written, whether\n"
-           "it is text or binary, its file extensions and a description; then the\n"
-           "options of each format, given to commands as --NAME=VALUE.\n"
+           "it is text or binary, its file extensions and a description; then how far\n"
+           "time may go back on a thread of each format without a warning (its jitter),\n"
+           "and the options of each format, given to commands as --NAME=VALUE.\n"
            "\n"
-           "  --matrix  print instead what a conversion from each readable format (row)\n"
-           "            into each writable format (column) loses, in short codes\n"
-           "            explained below the table; '-' is lossless\n");
+           "Options:\n"
+           "      --matrix  print instead what a conversion from each readable format\n"
+           "                (row) into each writable format (column) loses, in short\n"
+           "                codes explained below the table; '-' is lossless\n"
+           "  -h, --help    show this help and exit\n"
+           "\n"
+           "Exit status: 0 ok, 2 trouble (usage, write error).\n");
 }
 
 /* A unit for a clock: "ms", "us", "s", or "N ns". */

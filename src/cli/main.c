@@ -72,18 +72,35 @@ static const struct command *find_command(const char *name) {
     return NULL;
 }
 
+static void help_usage(void) {
+    printf("Usage: tracewright help [COMMAND]\n"
+           "\n"
+           "Describe COMMAND, as 'tracewright COMMAND --help' does; without one, list\n"
+           "the commands, as 'tracewright --help' does.\n"
+           "\n"
+           "Options:\n"
+           "  -h, --help  show this help and exit\n"
+           "\n"
+           "Exit status: 0 ok, 2 an unknown command.\n");
+}
+
 static int cmd_help(int argc, char **argv) {
     if (argc < 2) {
         usage(stdout);
         return EXIT_OK;
     }
-    const struct command *c = find_command(argv[1]);
-    if (!c || c->run == cmd_help) {
-        if (c) {
-            printf("Usage: tracewright help [COMMAND]\n");
-            return EXIT_OK;
-        }
-        return cli_usage_error("help", "unknown command '%s'", argv[1]);
+    const char *a = argv[1];
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0 || strcmp(a, "help") == 0) {
+        help_usage();
+        return EXIT_OK;
+    }
+    const struct command *c = find_command(a);
+    if (!c || argc > 2) {
+        if (c) fprintf(stderr, "tracewright help: one COMMAND only; got a second, '%s'\n", argv[2]);
+        else if (a[0] == '-') fprintf(stderr, "tracewright help: unknown option '%s'\n", a);
+        else fprintf(stderr, "tracewright help: unknown command '%s'\n", a);
+        fprintf(stderr, "Try 'tracewright --help' for the list of commands.\n");
+        return EXIT_TROUBLE;
     }
     char *args[] = {argv[1], "--help", NULL};
     return c->run(2, args);
@@ -291,13 +308,8 @@ bool cli_reading_init(cli_reading *r) {
     r->threads = CLI_THREADS_AUTO;
     const char *env = getenv("TRACEWRIGHT_THREADS");
     if (env && *env) {  /* as zstd does with ZSTD_CLEVEL: a bad value is ignored, said once */
-        if (parse_threads(env, &r->threads))
-            r->threads_env = true;
-        else
-            fprintf(stderr,
-                    "tracewright: warning: TRACEWRIGHT_THREADS='%s' ignored: it must be 1, 2 or "
-                    "auto\n",
-                    env);
+        if (parse_threads(env, &r->threads)) r->threads_env = true;
+        else r->threads_bad = env;
     }
     r->fopts = tw_optset_new();
     if (!r->fopts) cli_error("out of memory");
@@ -319,6 +331,15 @@ static unsigned test_switch_every(void) {
 }
 
 tw_source_opts cli_source_opts(const cli_reading *r) {
+    /* said once, and only by a run that reads a log (not by --help, or
+     * stats --merge, which reads reports) */
+    static bool warned;
+    if (r->threads_bad && !warned) {
+        warned = true;
+        fprintf(stderr,
+                "tracewright: warning: TRACEWRIGHT_THREADS='%s' ignored: it must be 1, 2 or auto\n",
+                r->threads_bad);
+    }
     bool autom = r->threads == CLI_THREADS_AUTO;
     unsigned every = test_switch_every();
     tw_source_opts so = {.format = r->format, .opts = r->fopts,
@@ -387,6 +408,7 @@ int cli_reading_option(cli_parser *p, cli_reading *r, int id, const char *arg,
             return -1;
         }
         r->threads_env = false;
+        r->threads_bad = NULL;  /* not used: no warning */
         return 1;
     case CLI_O_VERBOSE:
         r->verbose = true;

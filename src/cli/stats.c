@@ -3,6 +3,7 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 
@@ -26,7 +27,7 @@ static const cli_opt opts[] = {
 
 static void help(void) {
     printf("Usage: tracewright stats [-f FORMAT] [OPTIONS] [FILE...]\n"
-           "       tracewright stats --merge [OPTIONS] REPORT.json...\n"
+           "       tracewright stats --merge [OPTIONS] [REPORT.json...]\n"
            "\n"
            "Pair the begin and end events of the logs into scopes and report, per scope,\n"
            "how often it ran and where the time went: net (self) time, gross time (with\n"
@@ -42,7 +43,8 @@ static void help(void) {
            "      --format table|csv|json\n"
            "                           table for people, CSV with integer ns, or JSON\n"
            "                           (tracewright-stats/1, see docs/stats.md); default:\n"
-           "                           from the -o file's extension (.csv, .json), else table\n"
+           "                           from the -o file's extension (.csv, .json, in any\n"
+           "                           case), else table\n"
            "      --scope REGEX        only scopes whose name matches (POSIX extended regex)\n"
            "      --pid N              only scopes of process N\n"
            "      --tid N              only scopes of thread N (in any process)\n"
@@ -218,14 +220,10 @@ int cmd_stats(int argc, char **argv) {
         goto out;
     }
     if (format < 0) {  /* from the -o file's extension */
-        size_t n = output ? strlen(output) : 0;
-        format = n > 5 && strcmp(output + n - 5, ".json") == 0  ? TW_PROFILE_JSON
-                 : n > 4 && strcmp(output + n - 4, ".csv") == 0 ? TW_PROFILE_CSV
-                                                                : TW_PROFILE_TABLE;
-    }
-    if (merge && nfiles == 0) {
-        cli_usage_error("stats", "--merge needs the REPORT files to combine");
-        goto out;
+        size_t n = output ? strlen(output) : 0;  /* in any case, as convert's -t */
+        format = n > 5 && strcasecmp(output + n - 5, ".json") == 0  ? TW_PROFILE_JSON
+                 : n > 4 && strcasecmp(output + n - 4, ".csv") == 0 ? TW_PROFILE_CSV
+                                                                    : TW_PROFILE_TABLE;
     }
     if (scope) {
         int e = regcomp(&re, scope, REG_EXTENDED | REG_NOSUB);

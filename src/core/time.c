@@ -75,8 +75,12 @@ bool tw_duration_parse(const char *s, int64_t *ns) {
     static const struct {
         const char *unit;
         int64_t scale;
-    } units[] = {{"ns", 1},         {"us", TW_NS_PER_US}, {"\xc2\xb5s", TW_NS_PER_US},
-                 {"ms", TW_NS_PER_MS}, {"s", TW_NS_PER_S}};
+    } units[] = {{"ns", 1},
+                 {"us", TW_NS_PER_US},
+                 {"\xc2\xb5s", TW_NS_PER_US}, /* U+00B5 MICRO SIGN, as durations are shown */
+                 {"\xce\xbcs", TW_NS_PER_US}, /* U+03BC GREEK SMALL LETTER MU, as often typed */
+                 {"ms", TW_NS_PER_MS},
+                 {"s", TW_NS_PER_S}};
     uint64_t whole = 0, frac = 0, fdiv = 1;
     const char *p = s;
     if (*p < '0' || *p > '9') return false;

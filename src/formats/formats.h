@@ -73,14 +73,19 @@ static inline void *tw_state_alloc(tw_diag_sink *diag, size_t size) {
 }
 
 /* Report that a name (`what`: "name", "label") could not be interned:
- * the limit of distinct names was reached, or memory ran out. */
-static inline void tw_intern_failed(const tw_read_ctx *ctx, const tw_loc *loc, const char *what) {
-    if (tw_strtab_full(ctx->strtab))
-        tw_report(ctx->diag, TW_R_LIMIT, loc,
+ * the limit of distinct names was reached, or memory ran out (a reader's,
+ * or, _in, any string table's). */
+static inline void tw_intern_failed_in(const tw_strtab *strtab, tw_diag_sink *diag,
+                                       const tw_loc *loc, const char *what) {
+    if (tw_strtab_full(strtab))
+        tw_report(diag, TW_R_LIMIT, loc,
                   "cannot store %s: the trace has more than %zu distinct names (the limit; "
-                  "see --max-names)", what, tw_strtab_limit(ctx->strtab));
+                  "see --max-names)", what, tw_strtab_limit(strtab));
     else
-        tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, loc, "cannot store %s: out of memory", what);
+        tw_report(diag, TW_R_OUT_OF_MEMORY, loc, "cannot store %s: out of memory", what);
+}
+static inline void tw_intern_failed(const tw_read_ctx *ctx, const tw_loc *loc, const char *what) {
+    tw_intern_failed_in(ctx->strtab, ctx->diag, loc, what);
 }
 
 /*

@@ -1496,7 +1496,7 @@ static wthread *wthread_get(t1_writer *w, uint64_t tid) {
 
 static const tw_str *wintern(t1_writer *w, const char *s, size_t n) {
     const tw_str *str = tw_intern(w->ctx.strtab, s, n);
-    if (!str) tw_report(w->ctx.diag, TW_R_LIMIT, NULL, "cannot store name: out of memory");
+    if (!str) tw_intern_failed_in(w->ctx.strtab, w->ctx.diag, NULL, "name");
     return str;
 }
 

@@ -734,11 +734,17 @@ int tw_profile_read_json(tw_profile *p, tw_input *in, tw_diag_sink *diag) {
         tw_buf_free(&text);
         return TW_ERR;
     }
+    reading rd = {.p = p, .diag = diag, .file = tw_input_name(in)};
+    if (text.len == 0) {
+        tw_loc loc = {.file = rd.file, .kind = TW_LOC_FILE};
+        tw_report(diag, TW_R_BAD_RECORD, &loc,
+                  "empty input, not a tracewright statistics report (\"schema\":\"%s\")", SCHEMA);
+        return TW_ERR;
+    }
     char err[128];
     uint64_t line, col;
-    tw_jval *doc = tw_json_parse(text.p ? text.p : "", text.len, err, sizeof err, &line, &col);
+    tw_jval *doc = tw_json_parse(text.p, text.len, err, sizeof err, &line, &col);
     tw_buf_free(&text);
-    reading rd = {.p = p, .diag = diag, .file = tw_input_name(in)};
     if (!doc) {
         tw_loc loc = {.file = rd.file, .kind = TW_LOC_TEXT, .line = line, .col = col};
         tw_report(diag, TW_R_BAD_RECORD, &loc, "%s", err);

@@ -4,7 +4,7 @@ tracewright stats --by process garbage_10.log
 echo "exit $?"
 tracewright stats --scope '(' garbage_10.log
 echo "exit $?"
-tracewright stats --merge
+tracewright stats --merge </dev/null
 echo "exit $?"
 tracewright stats --merge -f rtl x.json
 echo "exit $?"

@@ -34,6 +34,10 @@ for by in scope thread; do
     cmp whole.json merged.json && echo "by $by: merged = whole"
 done
 tracewright stats --merge a.json b.json
+# one report through standard input (no REPORT, or '-') merges as itself
+tracewright stats --by thread --format json --merge b.json >b1.json
+tracewright stats --by thread --format json --merge <b.json | cmp - b1.json && echo "stdin: same"
+cat a.json | tracewright stats --by thread --format json --merge - b.json | cmp - merged.json && echo "'-': same"
 # split by thread within one process, without a wall clock: the run over both
 # parts says how it combined them (no-common-clock), which is not a problem of
 # the inputs and so not in the report; merged = whole again
