@@ -934,7 +934,41 @@ static int chrome_begin(const tw_write_ctx *ctx, void **state) {
     return TW_OK;
 }
 
-/* A metadata entry other than a name, kept for otherData.metadata. */
+/* A metadata event's attributes, written as put_args() writes an event's,
+ * separated by commas (one before the first too when `lead`); an attribute
+ * whose key is `taken` (a key the object has already, or NULL) is written
+ * as attr.KEY, counted under `renamed`.
+ * Metadata is rendered when it comes, never replayed: losses are counted
+ * here. */
+static void put_meta_attrs(chrome_writer *w, tw_output *o, const tw_event *ev, bool lead,
+                           const char *taken, const char *renamed) {
+    for (size_t i = 0; i < ev->nattrs; i++) {
+        const tw_attr *a = &ev->attrs[i];
+        if (i || lead) tw_out_putc(o, ',');
+        if (taken && tw_str_is(a->key, taken)) {
+            char key[16];
+            snprintf(key, sizeof key, "attr.%s", taken);  /* (taken is short) */
+            tw_out_json_str(o, key, strlen(key));
+            tw_loss_add(w->ctx.loss, renamed, 1);
+        } else {
+            attr_name(w, o, a->key);
+        }
+        tw_out_putc(o, ':');
+        if (a->type == TW_ATTR_INT) tw_out_i64(o, a->i);
+        else if (a->str) attr_name(w, o, a->str);
+        else json_str(w, o, a->s, a->slen);
+    }
+}
+
+/* What neither an M event nor an otherData.metadata entry holds of a
+ * metadata event. */
+static void meta_loss(chrome_writer *w, const tw_event *ev) {
+    if (ev->cat) tw_loss_add(w->ctx.loss, "categories of metadata events dropped", 1);
+    if (ev->has_value) tw_loss_add(w->ctx.loss, "counter values of metadata events dropped", 1);
+}
+
+/* A metadata entry other than a name, kept for otherData.metadata, its
+ * attributes in "args". */
 static void keep_meta(chrome_writer *w, const tw_event *ev) {
     tw_output *o = tw_output_mem();
     if (!o) {
@@ -953,6 +987,12 @@ static void keep_meta(chrome_writer *w, const tw_event *ev) {
         tw_out_str(o, ",\"value\":");
         json_str(w, o, ev->msg, ev->msg_len);
     }
+    if (ev->nattrs) {
+        tw_out_str(o, ",\"args\":{");
+        put_meta_attrs(w, o, ev, false, NULL, NULL);
+        tw_out_putc(o, '}');
+    }
+    meta_loss(w, ev);
     tw_out_putc(o, '}');
     size_t n;
     const char *p = tw_output_mem_data(o, &n);
@@ -961,9 +1001,10 @@ static void keep_meta(chrome_writer *w, const tw_event *ev) {
     w->nmeta++;
 }
 
-/* An M event naming a process or a thread. */
+/* An M event naming a process or a thread, with the attributes of meta
+ * (NULL: none) beside the name in its args. */
 static void put_name(chrome_writer *w, const char *key, uint32_t pid, cthread *t, const char *s,
-                     size_t n) {
+                     size_t n, const tw_event *meta) {
     tw_output *o = target(w, t);
     tw_out_str(o, "{\"ph\":\"M\",\"name\":\"");
     tw_out_str(o, key);
@@ -973,6 +1014,11 @@ static void put_name(chrome_writer *w, const char *key, uint32_t pid, cthread *t
     tw_out_u64(o, t->wtid);
     tw_out_str(o, ",\"args\":{\"name\":");
     json_str(w, o, s, n);
+    if (meta) {
+        put_meta_attrs(w, o, meta, true, "name",
+                       "attributes named name on process and thread names renamed attr.name");
+        meta_loss(w, meta);
+    }
     tw_out_str(o, "}}");
     spool_rendered(w, t);
 }
@@ -992,7 +1038,7 @@ static int chrome_event(void *state, const tw_event *ev) {
         if ((tw_str_is(ev->name, TW_META_PROCESS_NAME) || tw_str_is(ev->name, TW_META_THREAD_NAME)) &&
             ev->msg) {
             bool thread = tw_str_is(ev->name, TW_META_THREAD_NAME);
-            put_name(w, ev->name->s, ev->pid, t, ev->msg, ev->msg_len);
+            put_name(w, ev->name->s, ev->pid, t, ev->msg, ev->msg_len, ev);
             if (thread) t->named = true;
         } else {
             keep_meta(w, ev);
@@ -1040,7 +1086,7 @@ static int chrome_end(void *state) {
         if (t->wtid == w->map.tids[i] || t->named) continue;
         char name[32];
         int n = snprintf(name, sizeof name, "tid %llu", (unsigned long long)w->map.tids[i]);
-        put_name(w, TW_META_THREAD_NAME, w->map.pids[i], t, name, (size_t)n);
+        put_name(w, TW_META_THREAD_NAME, w->map.pids[i], t, name, (size_t)n, NULL);
     }
     if (w->failed) return TW_ERR;
     /* the events, thread by thread */

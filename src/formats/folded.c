@@ -218,16 +218,32 @@ static int folded_end(void *state) {
     for (size_t i = 0; i < n; i++) v[i] = tw_strtab_at(w->stacks, (uint32_t)i);
     tw_qsort(v, n, sizeof *v, cmp_text);
     tw_output *o = w->ctx.out;
+    uint64_t unwritten = 0;  /* stacks with self time that round to 0 units */
+    int64_t unwritten_ns = 0;
     for (size_t i = 0; i < n; i++) {
-        int64_t wt = w->weights[v[i]->id];
-        if (w->unit > 1) wt = tw_round_div(wt, w->unit, NULL);
-        if (wt <= 0) continue;  /* zero self time: no line (flame graphs ignore it) */
+        int64_t ns = w->weights[v[i]->id], wt = ns;
+        if (w->unit > 1) wt = tw_round_div(ns, w->unit, NULL);
+        if (wt <= 0) {  /* zero self time: no line (flame graphs ignore it) */
+            if (ns > 0) {  /* less than half a unit: lost, counted */
+                unwritten++;
+                unwritten_ns = unwritten_ns > INT64_MAX - ns ? INT64_MAX : unwritten_ns + ns;
+            }
+            continue;
+        }
         tw_out_write(o, v[i]->s, v[i]->len);
         tw_out_putc(o, ' ');
         tw_out_i64(o, wt);
         tw_out_putc(o, '\n');
     }
     free(v);
+    if (unwritten) {
+        bool ms = w->unit == TW_NS_PER_MS;
+        tw_loss_add(w->ctx.loss,
+                    ms ? "stacks with less than half a millisecond of self time given no line"
+                       : "stacks with less than half a microsecond of self time given no line",
+                    unwritten);
+        tw_loss_add(w->ctx.loss, "ns of self time in stacks given no line", (uint64_t)unwritten_ns);
+    }
     return TW_OK;
 }
 
