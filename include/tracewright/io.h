@@ -54,7 +54,9 @@ int tw_input_open_mem(const void *data, size_t len, const char *name,
                       tw_input **out);
 void tw_input_close(tw_input *in);
 
-/* Display name used in diagnostics: the path, or "<stdin>". */
+/* The display name of standard input. */
+#define TW_STDIN_NAME "<stdin>"
+/* Display name used in diagnostics: the path, or TW_STDIN_NAME. */
 const char *tw_input_name(const tw_input *in);
 /* The path as given, or NULL for standard input and memory blocks. */
 const char *tw_input_path(const tw_input *in);

@@ -173,6 +173,11 @@ typedef struct cli_diag {
  * "FILE: SEVERITY: offset N (record M): ", ...) into buf; its length. */
 #define CLI_PREFIX_MAX 8192
 size_t cli_diag_prefix(const tw_diag *d, char *buf, size_t n);
+/* Whether d is trouble (exit status 2: an input that cannot be read or
+ * detected, an option that cannot be used, memory or a limit): such a
+ * diagnostic is shown whatever --max-diagnostics says, as it is the reason
+ * of the exit status. */
+bool cli_diag_is_trouble(const tw_diag *d);
 
 /* A sink that prints GCC-style lines on stderr. */
 void cli_diag_init(cli_diag *d, unsigned long long max);

@@ -511,12 +511,28 @@ size_t cli_diag_prefix(const tw_diag *d, char *buf, size_t n) {
         k = snprintf(buf, n, "tracewright: %s: ", sev);
         break;
     }
-    return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
+    size_t len = k < 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
+    /* one line per diagnostic: a control character of a file name is
+     * shown as '?', as ls does on a terminal */
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f) buf[i] = '?';
+    return len;
+}
+
+bool cli_diag_is_trouble(const tw_diag *d) {
+    switch (d->rule) {
+    case TW_R_IO_ERROR:
+    case TW_R_OUT_OF_MEMORY:
+    case TW_R_LIMIT:
+    case TW_R_UNKNOWN_FORMAT:
+    case TW_R_BAD_OPTION: return true;
+    default: return false;
+    }
 }
 
 static void print_diag(void *user, const tw_diag *d) {
     cli_diag *cd = user;
-    if (cd->max && cd->shown >= cd->max) {
+    if (cd->max && cd->shown >= cd->max && !cli_diag_is_trouble(d)) {
         cd->hidden++;
         return;
     }

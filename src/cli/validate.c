@@ -75,11 +75,18 @@ typedef struct validator {
     bool shared;   /* out goes where standard error goes (the progress line) */
 } validator;
 
-/* A path as a relative URI reference: bytes outside RFC 3986's unreserved
- * set and '/' are percent-encoded. */
+/* A path as a URI reference: bytes outside RFC 3986's unreserved set and
+ * '/' are percent-encoded; a relative path stays relative (to the
+ * directory the run started in), an absolute one becomes a file: URI
+ * (file:///tmp/x.log; a path that starts with several slashes is the same
+ * file on this system with one). */
 static void put_uri(tw_output *o, const char *path) {
     static const char hex[] = "0123456789ABCDEF";
     char buf[8];
+    if (path[0] == '/') {
+        tw_out_str(o, "file://");
+        while (path[1] == '/') path++;
+    }
     for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
         if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
             strchr("-._~/", *p)) {
@@ -93,6 +100,18 @@ static void put_uri(tw_output *o, const char *path) {
     }
 }
 
+/* The artifactLocation of an input: its URI, or for standard input, which
+ * has none, a description. */
+static void put_artifact(tw_output *o, const char *file) {
+    if (strcmp(file, TW_STDIN_NAME) == 0) {
+        tw_out_str(o, "{\"description\":{\"text\":\"standard input\"}}");
+        return;
+    }
+    tw_out_str(o, "{\"uri\":\"");
+    put_uri(o, file);
+    tw_out_str(o, "\"}");
+}
+
 static const char *sarif_level(tw_severity sev) {
     return sev == TW_SEV_ERROR ? "error" : sev == TW_SEV_WARNING ? "warning" : "note";
 }
@@ -104,7 +123,12 @@ static void json_line(tw_output *o, const tw_diag *d) {
     tw_out_putc(o, '{');
     if (l->kind != TW_LOC_NONE && l->file) {
         tw_out_str(o, "\"file\":");
-        put_str(o, l->file);
+        size_t n = strlen(l->file);
+        if (!tw_out_json_str(o, l->file, n)) {  /* not UTF-8: the exact bytes too */
+            tw_out_str(o, ",\"file_base64\":\"");
+            tw_out_base64(o, l->file, n);
+            tw_out_putc(o, '"');
+        }
         tw_out_putc(o, ',');
     }
     if (l->kind == TW_LOC_TEXT) {
@@ -124,9 +148,10 @@ static void json_line(tw_output *o, const tw_diag *d) {
  * opened): a tool execution notification. */
 static void sarif_notification(validator *v, const tw_diag *d) {
     tw_output *o = v->notes;
-    tw_out_printf(o, "%s\n        {\"level\":\"%s\",\"descriptor\":{\"id\":\"%s\"},"
-                     "\"message\":{\"text\":",
-                  o->len ? "," : "", sarif_level(d->severity), d->rule_id);
+    tw_out_printf(o,
+                  "%s\n        {\"level\":\"%s\",\"associatedRule\":{\"id\":\"%s\",\"index\":%u},"
+                  "\"message\":{\"text\":",
+                  o->len ? "," : "", sarif_level(d->severity), d->rule_id, (unsigned)d->rule);
     put_str(o, d->message);
     tw_out_str(o, "}}");
 }
@@ -145,9 +170,9 @@ static void sarif_result(validator *v, const tw_diag *d) {
                   "\"message\":{\"text\":",
                   d->rule_id, (unsigned)d->rule, sarif_level(d->severity));
     put_str(o, d->message);
-    tw_out_str(o, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":\"");
-    put_uri(o, l->file);
-    tw_out_str(o, "\"},\"region\":{");
+    tw_out_str(o, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":");
+    put_artifact(o, l->file);
+    tw_out_str(o, ",\"region\":{");
     if (l->kind == TW_LOC_TEXT) {
         tw_out_printf(o, "\"startLine\":%llu", (unsigned long long)l->line);
         if (l->col) tw_out_printf(o, ",\"startColumn\":%llu", (unsigned long long)l->col);
@@ -163,7 +188,7 @@ static void sarif_result(validator *v, const tw_diag *d) {
 
 static void on_diag(void *user, const tw_diag *d) {
     validator *v = user;
-    if (v->max && v->shown >= v->max) {
+    if (v->max && v->shown >= v->max && !cli_diag_is_trouble(d)) {
         v->hidden++;
         return;
     }
@@ -311,6 +336,12 @@ int cmd_validate(int argc, char **argv) {
     for (int i = 0; i < npaths; i++) trouble |= !check(paths[i], &rd, &v);
     uint64_t errors = v.sink.count[TW_SEV_ERROR], warnings = v.sink.count[TW_SEV_WARNING];
     status = trouble ? EXIT_TROUBLE : errors || (strict && warnings) ? EXIT_FINDINGS : EXIT_OK;
+    if (v.form == FORM_SARIF && v.hidden) {  /* the log says it is not whole */
+        tw_out_printf(v.notes,
+                      "%s\n        {\"level\":\"note\",\"message\":{\"text\":\"%llu more "
+                      "diagnostic%s not written (--max-diagnostics 0 writes all)\"}}",
+                      v.notes->len ? "," : "", v.hidden, v.hidden == 1 ? "" : "s");
+    }
     if (v.form == FORM_SARIF) sarif_end(&v, !trouble);
     if (v.hidden && v.form == FORM_TEXT)
         tw_out_printf(v.out, "tracewright: note: %llu more diagnostic%s not shown "

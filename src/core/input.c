@@ -151,7 +151,7 @@ int tw_input_open_mem(const void *data, size_t len, const char *name,
 int tw_input_open(const char *path, const tw_input_opts *opts,
                   tw_diag_sink *diag, tw_input **out) {
     bool is_stdin = strcmp(path, "-") == 0;
-    tw_input *in = new_input(is_stdin ? "<stdin>" : path,
+    tw_input *in = new_input(is_stdin ? TW_STDIN_NAME : path,
                              is_stdin ? NULL : path, opts, diag);
     if (!in) {
         tw_report(diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
