@@ -340,7 +340,16 @@ static bool parse_record(rtl_reader *r, const tw_line *l, size_t at, bool nested
         size_t k;
         size_t kc = record_head(s, n, &ms, &ovf, &k, &tid); /* index of the kind character */
         if (kc == 0 || (s[kc] != '{' && s[kc] != '}' && s[kc] != '|')) {
-            if (nested) return false;
+            if (nested) {
+                /* looks_like_record() took it for a record, and so it is
+                 * separated (as one whose time overflows is), but its
+                 * thread id does not fit in 64 bits: skipped, and said so;
+                 * the message it interrupted still waits for its text */
+                tw_report(r->ctx.diag, TW_R_BAD_RECORD, &loc,
+                          "the record inside this message has a thread id that does not fit "
+                          "in 64 bits; skipped");
+                return false;
+            }
             if (r->split) {  /* the text of an interrupted message */
                 tw_report(r->ctx.diag, TW_R_RTL_INTERLEAVED, &loc,
                           "line taken as the text of the message interrupted on line %llu",
@@ -480,6 +489,9 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
         return true;
     }
     if (starts_with(s, n, CLOSING, LIT_LEN(CLOSING))) {
+        /* the trailer ends the log: a message still waiting for its text
+         * gets none, and comes out before the trailer's event */
+        flush_split(r);
         size_t p = LIT_LEN(CLOSING);
         uint64_t ms;
         bool ovf;
@@ -631,9 +643,9 @@ static int rtl_open(const tw_read_ctx *ctx, void **state) {
     } else if (r->have_open != r->have_corr) {
         tw_loc loc = {.file = r->file, .kind = TW_LOC_TEXT, .line = r->header_line, .col = 1};
         tw_report(r->ctx.diag, TW_R_RTL_HEADER, &loc,
-                  "the header has an '%s' line but no '%s' line; absolute time is unknown",
-                  r->have_open ? "opening log file" : "corresponding to",
-                  r->have_open ? "corresponding to" : "opening log file");
+                  "the header has %s line but no %s line; absolute time is unknown",
+                  r->have_open ? "an 'opening log file'" : "a 'corresponding to'",
+                  r->have_open ? "'corresponding to'" : "'opening log file'");
     }
     if (r->have_held && !r->pid_seen) {
         /* the 'Process id is' line is always written: a log without it lost
@@ -760,11 +772,25 @@ static void write_header(rtl_writer *w, uint32_t pid) {
     tw_out_putc(o, '\n');
 }
 
-/* Does the text contain the ' : ' that separates NAME from MESSAGE? */
-static bool memmem_sep(const char *s, size_t n) {
+/* A space as written: put_text() turns line breaks into spaces. */
+static bool written_space(char c) { return c == ' ' || c == '\n' || c == '\r'; }
+
+/* A blank as the reader trims it around a sub-scope's name, as written. */
+static bool written_blank(char c) { return written_space(c) || c == '\t'; }
+
+/* Why a category, written as "| CAT : ", reads back as another one (the
+ * reader's rules: "| : MSG" has the empty category, else NAME ends at the
+ * first ' : '), or NULL when it reads back as it is. */
+static const char *category_loss(const char *s, size_t n) {
+    if (n && s[0] == ':' && (n == 1 || written_space(s[1])))
+        return "categories ':' or starting with ': ' (read back as part of the message)";
     for (size_t i = 0; i + 3 <= n; i++)
-        if (s[i] == ' ' && s[i + 1] == ':' && s[i + 2] == ' ') return true;
-    return false;
+        if (s[i + 1] == ':' && written_space(s[i]) && written_space(s[i + 2]))
+            return "categories containing ' : ' (read back split there)";
+    /* " :" at the end and the space written after it make the first ' : ' */
+    if (n >= 2 && written_space(s[n - 2]) && s[n - 1] == ':')
+        return "categories ending in ' :' (read back split there)";
+    return NULL;
 }
 
 /* Text without line breaks: CR and LF become spaces (tallied). */
@@ -819,13 +845,19 @@ static int rtl_event(void *state, const tw_event *ev) {
         if (ev->cat && ev->cat->len) {
             put_text(w, ev->cat->s, ev->cat->len);
             tw_out_str(o, " :");
-            if (memmem_sep(ev->cat->s, ev->cat->len))
-                tw_loss_add(w->ctx.loss, "categories containing ' : ' (read back split there)", 1);
+            const char *why = category_loss(ev->cat->s, ev->cat->len);
+            if (why) tw_loss_add(w->ctx.loss, why, 1);
         }
         tw_out_putc(o, ' ');
-        if (ev->kind == TW_BEGIN) tw_out_str(o, "{ ");
-        else if (ev->kind == TW_END) tw_out_str(o, "} ");
-        else if (ev->name->len && (ev->name->s[0] == '{' || ev->name->s[0] == '}'))
+        if (ev->kind != TW_INSTANT) {
+            tw_out_str(o, ev->kind == TW_BEGIN ? "{ " : "} ");
+            /* the reader trims spaces and tabs around a sub-scope's name */
+            size_t len = ev->name->len;
+            if (len && (written_blank(ev->name->s[0]) || written_blank(ev->name->s[len - 1])))
+                tw_loss_add(w->ctx.loss,
+                            "sub-scope names with leading or trailing blanks (read back trimmed)",
+                            1);
+        } else if (ev->name->len && (ev->name->s[0] == '{' || ev->name->s[0] == '}'))
             tw_loss_add(w->ctx.loss, "messages starting with a brace (read back as sub-scopes)", 1);
         else if (looks_like_record(ev->name->s, ev->name->len, 6))
             tw_loss_add(w->ctx.loss, "messages that look like records (read back as two)", 1);
