@@ -969,7 +969,7 @@ static void meta_loss(chrome_writer *w, const tw_event *ev) {
 
 /* A metadata entry other than a name, kept for otherData.metadata, its
  * attributes in "args". */
-static void keep_meta(chrome_writer *w, const tw_event *ev) {
+static TW_NOINLINE void keep_meta(chrome_writer *w, const tw_event *ev) {
     tw_output *o = tw_output_mem();
     if (!o) {
         oom(w);
@@ -1003,8 +1003,8 @@ static void keep_meta(chrome_writer *w, const tw_event *ev) {
 
 /* An M event naming a process or a thread, with the attributes of meta
  * (NULL: none) beside the name in its args. */
-static void put_name(chrome_writer *w, const char *key, uint32_t pid, cthread *t, const char *s,
-                     size_t n, const tw_event *meta) {
+static TW_NOINLINE void put_name(chrome_writer *w, const char *key, uint32_t pid, cthread *t,
+                                  const char *s, size_t n, const tw_event *meta) {
     tw_output *o = target(w, t);
     tw_out_str(o, "{\"ph\":\"M\",\"name\":\"");
     tw_out_str(o, key);
