@@ -405,7 +405,8 @@ unsigned tw_writer_threads_used(const tw_writer *w) { return w->threads_used; }
 
 int tw_writer_finish(tw_writer *w) {
     int rc = w->fmt->write_end(w->state);
-    loss_report(&w->loss, w->fmt, w->ctx.diag);
+    /* what the output does not hold, when there is an output */
+    if (rc == TW_OK) loss_report(&w->loss, w->fmt, w->ctx.diag);
     return rc;
 }
 
