@@ -138,6 +138,14 @@ static int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
     return era * 146097 + (int64_t)doe - 719468;
 }
 
+/* Days in month m (1..12) of year y, proleptic Gregorian: February has 29
+ * in years divisible by 4, except centuries not divisible by 400. */
+static unsigned days_in_month(uint64_t y, uint64_t m) {
+    static const unsigned char mdays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (m == 2 && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) return 29;
+    return mdays[m - 1];
+}
+
 /* "+HH:MM", "-HH:MM", "+HHMM", "Z" -> seconds east of UTC. */
 static bool parse_offset(const char *s, size_t n, int64_t *secs) {
     if (n == 1 && (s[0] == 'Z' || s[0] == 'z')) {
@@ -161,7 +169,7 @@ static bool parse_datetime(const tok *date, const tok *time, int64_t off, int64_
     const char *a = date->s, *b = time->s;
     if (date->n != 10 || a[4] != '-' || a[7] != '-' || !tw_parse_u64(a, 4, &y) ||
         !tw_parse_u64(a + 5, 2, &mo) || !tw_parse_u64(a + 8, 2, &d) || mo < 1 || mo > 12 ||
-        d < 1 || d > 31)
+        d < 1 || d > days_in_month(y, mo)) /* days_from_civil() would roll 02-31 over */
         return false;
     if (time->n < 8 || b[2] != ':' || b[5] != ':' || !tw_parse_u64(b, 2, &h) ||
         !tw_parse_u64(b + 3, 2, &mi) || !tw_parse_u64(b + 6, 2, &se) || h > 23 || mi > 59 ||

@@ -8,7 +8,8 @@
  * diff is signed microseconds since the previous 0/1 line; the first one
  * counts from the profiler's start.  ts = cumulative us * 1000.  No threads,
  * no process id, no wall clock.  The one-day 2015 variant
- * "<type>,<diff>,<label>" is read too.  See docs/formats/lms.md.
+ * "<type>,<diff>,<label>" is read too, until a mapping line shows the file
+ * is not in it.  See docs/formats/lms.md.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,7 @@ typedef struct lms_reader {
     tw_u64map reported;   /* ids reported as unmapped */
     uint64_t next_id;     /* the id the next new mapping should have */
     bool legacy_noted;
+    bool mapped;          /* a mapping line was read: not the 2015 variant */
     /* the input's window for lines read in place (tw_input_window()), kept
      * from one line to the next; nwin 0 once a line was read otherwise */
     const unsigned char *win;
@@ -225,6 +227,7 @@ static bool lms_line(lms_reader *r, const tw_line *l, tw_event *ev) {
             bad_line(r, l, 2, "expected a decimal id");
             return false;
         }
+        r->mapped = true;
         map_label(r, l, id, f3, f3n);
         return false;
     }
@@ -243,9 +246,10 @@ static bool lms_line(lms_reader *r, const tw_line *l, tw_event *ev) {
         }
         diff_col = (size_t)(f3 - s);
         if (!(name = label_of(r, l, id))) return false;
-    } else if (f2n && tw_parse_i64(f2, f2n, &diff) && f3n &&
+    } else if (!r->mapped && f2n && tw_parse_i64(f2, f2n, &diff) && f3n &&
                !(f3[0] >= '0' && f3[0] <= '9') && f3[0] != '-') {
-        /* the 2015 variant: <type>,<diff>,<label> */
+        /* the 2015 variant: <type>,<diff>,<label>, which has no mapping
+         * lines; after one, such a line is a damaged marker (below) */
         if (!r->legacy_noted) {
             tw_loc loc = tw_text_loc(r->file, l, 0);
             tw_report(r->ctx.diag, TW_R_LMS_LEGACY, &loc,
