@@ -166,6 +166,25 @@ static int64_t in_order(chrome_writer *w, cthread *t, int64_t v) {
     return v;
 }
 
+/* "KEY":VALUE of an attribute; `taken` (its key is one the object has
+ * already): written as "attr.KEY", counted under `renamed` (NULL: not
+ * counted). */
+static TW_INLINE void put_attr(chrome_writer *w, tw_output *o, const tw_attr *a, bool taken,
+                               const char *renamed) {
+    if (taken) {
+        char key[16];
+        snprintf(key, sizeof key, "attr.%s", a->key->s);  /* "message", "value" or "name" */
+        tw_out_json_str(o, key, strlen(key));
+        if (renamed) tw_loss_add(w->ctx.loss, renamed, 1);
+    } else {
+        attr_name(w, o, a->key);
+    }
+    tw_out_putc(o, ':');
+    if (a->type == TW_ATTR_INT) tw_out_i64(o, a->i);
+    else if (a->str) attr_name(w, o, a->str);
+    else json_str(w, o, a->s, a->slen);
+}
+
 /* ,"args":{...} with an event's message, attributes and counter value
  * (the caller knows it has one of them). */
 static void put_args(chrome_writer *w, tw_output *o, const tw_event *ev, bool value) {
@@ -185,19 +204,10 @@ static void put_args(chrome_writer *w, tw_output *o, const tw_event *ev, bool va
     for (size_t i = 0; i < ev->nattrs; i++) {
         const tw_attr *a = &ev->attrs[i];
         tw_out_str(o, sep);
-        if ((value && tw_str_is(a->key, "value")) || (ev->msg && tw_str_is(a->key, "message"))) {
-            /* JSON keys must be unique: the attribute gives way */
-            char key[16];
-            snprintf(key, sizeof key, "attr.%s", a->key->s);  /* "message" or "value" */
-            tw_out_json_str(o, key, strlen(key));
-            if (!w->replaying) tw_loss_add(w->ctx.loss, RENAMED, 1);
-        } else {
-            attr_name(w, o, a->key);
-        }
-        tw_out_putc(o, ':');
-        if (a->type == TW_ATTR_INT) tw_out_i64(o, a->i);
-        else if (a->str) attr_name(w, o, a->str);
-        else json_str(w, o, a->s, a->slen);
+        /* JSON keys must be unique: the attribute gives way */
+        bool taken =
+            (value && tw_str_is(a->key, "value")) || (ev->msg && tw_str_is(a->key, "message"));
+        put_attr(w, o, a, taken, w->replaying ? NULL : RENAMED);
         sep = ",";
     }
     tw_out_putc(o, '}');
@@ -945,18 +955,7 @@ static void put_meta_attrs(chrome_writer *w, tw_output *o, const tw_event *ev, b
     for (size_t i = 0; i < ev->nattrs; i++) {
         const tw_attr *a = &ev->attrs[i];
         if (i || lead) tw_out_putc(o, ',');
-        if (taken && tw_str_is(a->key, taken)) {
-            char key[16];
-            snprintf(key, sizeof key, "attr.%s", taken);  /* (taken is short) */
-            tw_out_json_str(o, key, strlen(key));
-            tw_loss_add(w->ctx.loss, renamed, 1);
-        } else {
-            attr_name(w, o, a->key);
-        }
-        tw_out_putc(o, ':');
-        if (a->type == TW_ATTR_INT) tw_out_i64(o, a->i);
-        else if (a->str) attr_name(w, o, a->str);
-        else json_str(w, o, a->s, a->slen);
+        put_attr(w, o, a, taken && tw_str_is(a->key, taken), renamed);
     }
 }
 
