@@ -143,12 +143,17 @@ void tw_report_sev(tw_diag_sink *sink, tw_severity sev, tw_rule rule,
     ;
 void tw_vreport(tw_diag_sink *sink, tw_severity sev, tw_rule rule,
                 const tw_loc *loc, const char *fmt, va_list ap);
-/* Whether a limit was reached or memory ran out (limit-exceeded or
- * out-of-memory was reported to the sink): reading then stops, since what
- * follows cannot be read faithfully. */
+/* Make `len` bytes of text one line of valid UTF-8 in out[cap] (cap of 8
+ * or more), as every diagnostic's message is made: control characters and
+ * bytes that are not UTF-8 become \xNN, and text that does not fit (or
+ * that was `cut` already) ends on a whole character with "...". */
+void tw_clean_message(const char *in, size_t len, bool cut, char *out, size_t cap);
 /* Pass a diagnostic reported elsewhere on to `sink`: counted, and given to
  * its function.  `sink` may be NULL. */
 void tw_diag_forward(tw_diag_sink *sink, const tw_diag *d);
+/* Whether a limit was reached or memory ran out (limit-exceeded or
+ * out-of-memory was reported to the sink): reading then stops, since what
+ * follows cannot be read faithfully. */
 static inline bool tw_diag_stopped(const tw_diag_sink *sink) {
     return sink && (sink->problems[TW_R_LIMIT] || sink->problems[TW_R_OUT_OF_MEMORY]);
 }

@@ -173,10 +173,17 @@ typedef struct tw_output {
  * (new or existing) is written to a temporary file in the same directory
  * that tw_output_close() renames over `path` only when everything was
  * written, keeping an existing file's permissions; until then `path` is
- * untouched.  Other files (devices, pipes, symbolic links) are written
- * directly.  Returns NULL with errno set on failure.
+ * untouched.  A symbolic link to a regular file replaces that file so
+ * (the link stays); other files (devices, pipes, a link to nothing) are
+ * written directly.  Returns NULL with errno set on failure.
  */
 tw_output *tw_output_open(const char *path);
+/* Remove the temporary files and directories of the outputs being written
+ * (what tw_output_open() and tw_outdir_open() write before they are put in
+ * place), for a program that ends on a signal: only unlink() and rmdir(),
+ * so that a signal handler may call it.  The outputs must not be used
+ * after it. */
+void tw_remove_temporaries(void);
 /* Buffered writer over an existing descriptor (not closed at the end). */
 tw_output *tw_output_fd(int fd, const char *name);
 /* The same, owning the descriptor: closed by tw_output_close(), and at

@@ -106,9 +106,43 @@ static int cmd_help(int argc, char **argv) {
     return c->run(2, args);
 }
 
+/* Ended by a signal: the outputs being written go (their temporary files;
+ * what was there before stays), then the signal ends the process as it
+ * would have. */
+static void on_fatal_signal(int sig) {
+    tw_remove_temporaries();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* A standard descriptor that is closed is opened on /dev/null the wrong
+ * way round (0 for writing, 1 and 2 for reading): a file opened later
+ * cannot take its number (an output would get the diagnostics written
+ * into it), and using it still fails as it did. */
+static void hold_std_fds(void) {
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+        int n = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+        if (n >= 0 && n != fd) close(n); /* (the lowest free number is fd) */
+    }
+}
+
 int main(int argc, char **argv) {
+    hold_std_fds();
     /* `tracewright ... | head` ends quietly, like other filters */
     signal(SIGPIPE, SIG_DFL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < 3; i++) {
+        static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+        struct sigaction old_sa;
+        /* not a signal ignored by whoever started us (nohup, a shell's
+         * background job) */
+        if (sigaction(sigs[i], NULL, &old_sa) == 0 && old_sa.sa_handler != SIG_IGN)
+            sigaction(sigs[i], &sa, NULL);
+    }
     if (argc < 2) {
         usage(stderr);
         return EXIT_TROUBLE;
@@ -576,13 +610,17 @@ bool cli_output_close(tw_output *o, const char *path) {
 }
 
 void cli_error(const char *fmt, ...) {
+    char raw[4096], msg[4096];
     va_list ap;
     va_start(ap, fmt);
-    cli_progress_clear();
-    fprintf(stderr, "tracewright: error: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
+    int n = vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    if (n < 0) n = 0;
+    bool cut = (size_t)n >= sizeof raw;
+    /* one line, as a diagnostic: a path may hold any byte */
+    tw_clean_message(raw, cut ? sizeof raw - 1 : (size_t)n, cut, msg, sizeof msg);
+    cli_progress_clear();
+    fprintf(stderr, "tracewright: error: %s\n", msg);
 }
 
 bool cli_stdin_ok(const char *cmd, char *const *paths, int n) {

@@ -123,12 +123,8 @@ const tw_rule_info *tw_rule_find(const char *id) {
     return NULL;
 }
 
-/*
- * Make a message one line of valid UTF-8, whatever bytes of the input it
- * quotes: control characters and bytes that are not UTF-8 become \xNN, and
- * a message cut short by the buffer ends on a whole character with "...".
- */
-static void clean_message(const char *in, size_t len, bool cut, char *out, size_t cap) {
+/* (A message is made one line whatever bytes of the input it quotes.) */
+void tw_clean_message(const char *in, size_t len, bool cut, char *out, size_t cap) {
     static const char hex[] = "0123456789ABCDEF";
     size_t o = 0, i = 0;
     const size_t room = cap - 4;  /* "..." and the NUL */
@@ -169,7 +165,7 @@ void tw_vreport(tw_diag_sink *sink, tw_severity sev, tw_rule rule,
     int n = vsnprintf(raw, sizeof raw, fmt, ap);
     if (n < 0) n = 0;
     bool cut = (size_t)n >= sizeof raw;
-    clean_message(raw, cut ? sizeof raw - 1 : (size_t)n, cut, msg, sizeof msg);
+    tw_clean_message(raw, cut ? sizeof raw - 1 : (size_t)n, cut, msg, sizeof msg);
     tw_diag d;
     memset(&d, 0, sizeof d);
     d.rule = rule;

@@ -3,6 +3,7 @@
  * temporary sibling directory and renamed into place at the end, so that a
  * failed run leaves the target as it was.
  */
+#define _DEFAULT_SOURCE /* realpath() */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -13,10 +14,13 @@
 #include <unistd.h>
 
 #include "tracewright/io.h"
+#include "util.h"
 
 struct tw_outdir {
     char *path;   /* where it goes */
     char *tmp;    /* where it is built */
+    char **files; /* the paths of the files made in it (tw_temporary_add()) */
+    size_t nfiles;
 };
 
 /* Remove the regular files of a directory, then the directory; -1 (errno
@@ -107,15 +111,18 @@ tw_outdir *tw_outdir_open(const char *path, const tw_outdir_spec *spec) {
     tw_outdir *d = calloc(1, sizeof *d);
     size_t n = strlen(path);
     while (n > 1 && path[n - 1] == '/') n--;  /* "out/" names "out" */
-    if (d) d->path = strndup(path, n);
-    if (d && d->path) d->tmp = malloc(n + 16);
+    struct stat l;
+    if (d && lstat(path, &l) == 0 && S_ISLNK(l.st_mode))
+        d->path = realpath(path, NULL); /* a link to an earlier output: that one is replaced */
+    else if (d)
+        d->path = strndup(path, n);
+    if (d && d->path) d->tmp = tw_temporary_name(d->path, false, ".tmp-XXXXXX");
     if (!d || !d->path || !d->tmp) {
         if (d) free(d->path);
         free(d);
         errno = ENOMEM;
         return NULL;
     }
-    snprintf(d->tmp, n + 16, "%s.tmp-XXXXXX", d->path);
     if (!mkdtemp(d->tmp)) {
         int e = errno;
         free(d->tmp);
@@ -124,6 +131,7 @@ tw_outdir *tw_outdir_open(const char *path, const tw_outdir_spec *spec) {
         errno = e;
         return NULL;
     }
+    tw_temporary_add(d->tmp, true);
     /* mkdtemp makes it private; the output gets the usual permissions */
     mode_t mask = umask(0);
     umask(mask);
@@ -141,7 +149,17 @@ static tw_output *open_in(tw_outdir *d, const char *name, int flags) {
     int fd;
     do fd = open(p, flags | O_WRONLY | O_CLOEXEC, 0666);
     while (fd < 0 && errno == EINTR);
-    free(p);
+    /* a file made here is kept for tw_remove_temporaries() until the
+     * directory is committed */
+    char **v = NULL;
+    if (fd >= 0 && (flags & O_CREAT)) v = realloc(d->files, (d->nfiles + 1) * sizeof *v);
+    if (v) {
+        d->files = v;
+        d->files[d->nfiles++] = p;
+        tw_temporary_add(p, false);
+    } else {
+        free(p);
+    }
     if (fd < 0) return NULL;
     return tw_output_fd_owned(fd, name);
 }
@@ -157,6 +175,12 @@ tw_output *tw_outdir_append(tw_outdir *d, const char *name) {
 const char *tw_outdir_path(const tw_outdir *d) { return d->path; }
 
 static void free_dir(tw_outdir *d) {
+    for (size_t i = 0; i < d->nfiles; i++) {
+        tw_temporary_drop(d->files[i]);
+        free(d->files[i]);
+    }
+    free(d->files);
+    tw_temporary_drop(d->tmp);
     free(d->path);
     free(d->tmp);
     free(d);
@@ -168,12 +192,10 @@ int tw_outdir_commit(tw_outdir *d) {
     if (stat(d->path, &st) == 0) {
         /* the earlier output moves aside first, and goes when the new one
          * is in place */
-        size_t n = strlen(d->path) + 16;
-        char *old = malloc(n);
+        char *old = tw_temporary_name(d->path, false, ".old-XXXXXX");
         if (!old) {
             err = ENOMEM;
         } else {
-            snprintf(old, n, "%s.old-XXXXXX", d->path);
             if (!mkdtemp(old) || rename(d->path, old) != 0) {
                 err = errno;
                 rmdir(old);

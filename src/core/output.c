@@ -2,9 +2,13 @@
  * Buffered output with sticky error reporting, plus the number, JSON, CSV
  * and base64 emit helpers every writer uses.
  */
+#define _DEFAULT_SOURCE /* realpath() */
 #include <errno.h>
+#include <limits.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,28 +37,73 @@ static tw_output *new_output(int fd, const char *name, size_t cap) {
     return o;
 }
 
-tw_output *tw_output_open(const char *path) {
-    if (!path || strcmp(path, "-") == 0) return tw_output_fd(STDOUT_FILENO, "<stdout>");
-    struct stat st;
-    bool exists = lstat(path, &st) == 0;
-    if (exists && !S_ISREG(st.st_mode)) {  /* device, pipe, link: write in place */
-        int fd;
-        do fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-        while (fd < 0 && errno == EINTR);
-        if (fd < 0) return NULL;
-        return tw_output_fd_owned(fd, path);
+/* ---- temporary files, removed on a signal ---------------------------------- */
+
+/* The temporary files and directories being written, for
+ * tw_remove_temporaries(): slots a signal handler reads without a lock (a
+ * path is stored complete before its slot is set, and freed after its slot
+ * is cleared). */
+#define TEMP_SLOTS 64
+/* a directory's path is tagged in its lowest bit (malloc'ed: even) */
+static _Atomic uintptr_t temp_slot[TEMP_SLOTS];
+
+void tw_temporary_add(char *path, bool dir) {
+    uintptr_t v = (uintptr_t)path | (dir ? 1u : 0u);
+    for (size_t i = 0; i < TEMP_SLOTS; i++) {
+        uintptr_t none = 0;
+        if (atomic_compare_exchange_strong(&temp_slot[i], &none, v)) return;
     }
-    /* a temporary file next to the target, renamed over it at the end */
-    size_t n = strlen(path);
-    const char *slash = strrchr(path, '/');
-    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-    char *tmp = malloc(n + 16);
+    /* more at once than the slots hold: that one is not removed on a signal */
+}
+
+void tw_temporary_drop(const char *path) {
+    for (size_t i = 0; i < TEMP_SLOTS; i++) {
+        uintptr_t v = atomic_load(&temp_slot[i]);
+        if ((v & ~(uintptr_t)1) == (uintptr_t)path &&
+            atomic_compare_exchange_strong(&temp_slot[i], &v, 0))
+            return;
+    }
+}
+
+void tw_remove_temporaries(void) {
+    /* files first: a directory goes only once it is empty */
+    for (uintptr_t pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < TEMP_SLOTS; i++) {
+            uintptr_t v = atomic_load(&temp_slot[i]);
+            if (!v || (v & 1) != pass) continue;
+            const char *p = (const char *)(v & ~(uintptr_t)1);
+            if (pass == 0) unlink(p);
+            else rmdir(p);
+        }
+}
+
+/* ---- opening ----------------------------------------------------------------- */
+
+/* A temporary name beside `target` ("DIR/.NAME.XXXXXX", with `suffix`
+ * instead of ".XXXXXX"'s dot when given), its last part cut to fit NAME_MAX;
+ * malloc'ed, NULL (errno ENOMEM) when out of memory. */
+char *tw_temporary_name(const char *target, bool hidden, const char *suffix) {
+    size_t n = strlen(target), sl = strlen(suffix);
+    const char *slash = strrchr(target, '/');
+    size_t dirlen = slash ? (size_t)(slash - target) + 1 : 0, base = n - dirlen;
+    size_t room = (size_t)NAME_MAX - sl - (hidden ? 1 : 0);
+    if (base > room) base = room;  /* a name near the limit: the temporary is shorter */
+    char *tmp = malloc(n + sl + 2);
     if (!tmp) {
         errno = ENOMEM;
         return NULL;
     }
-    memcpy(tmp, path, dirlen);
-    snprintf(tmp + dirlen, n + 16 - dirlen, ".%s.XXXXXX", path + dirlen);
+    memcpy(tmp, target, dirlen);
+    snprintf(tmp + dirlen, n + sl + 2 - dirlen, "%s%.*s%s", hidden ? "." : "", (int)base,
+             target + dirlen, suffix);
+    return tmp;
+}
+
+/* Write `target` (name: what the output is called) through a temporary file
+ * beside it; `st` is the target's, or NULL when it does not exist yet. */
+static tw_output *open_replacing(const char *target, const struct stat *st) {
+    char *tmp = tw_temporary_name(target, true, ".XXXXXX");
+    if (!tmp) return NULL;
     int fd = mkstemp(tmp);
     if (fd < 0) {
         int e = errno;
@@ -62,19 +111,21 @@ tw_output *tw_output_open(const char *path) {
         errno = e;
         return NULL;
     }
+    tw_temporary_add(tmp, false);
     mode_t mode;
-    if (exists) {
-        mode = st.st_mode & 07777;
+    if (st) {
+        mode = st->st_mode & 07777;
     } else {
         mode_t mask = umask(0);
         umask(mask);
         mode = 0666 & ~mask;
     }
-    tw_output *o = new_output(fd, path, OUT_BUF);
+    tw_output *o = new_output(fd, target, OUT_BUF);
     if (!o || fchmod(fd, mode) != 0) {
         int e = o ? errno : ENOMEM;
         close(fd);
         unlink(tmp);
+        tw_temporary_drop(tmp);
         free(tmp);
         if (o) {
             free(o->buf);
@@ -88,6 +139,34 @@ tw_output *tw_output_open(const char *path) {
     o->own_fd = true;
     o->tmp_path = tmp;
     return o;
+}
+
+tw_output *tw_output_open(const char *path) {
+    if (!path || strcmp(path, "-") == 0) return tw_output_fd(STDOUT_FILENO, "<stdout>");
+    struct stat st;
+    bool exists = lstat(path, &st) == 0;
+    if (exists && S_ISLNK(st.st_mode)) {
+        /* a link to a regular file: that file is replaced as any other, the
+         * link kept (written in place, its truncation would empty the file
+         * before it is read when it is also an input) */
+        struct stat t;
+        char *real = stat(path, &t) == 0 && S_ISREG(t.st_mode) ? realpath(path, NULL) : NULL;
+        if (real) {
+            tw_output *o = open_replacing(real, &t);
+            int e = errno;
+            free(real);
+            errno = e;
+            return o;
+        }
+    }
+    if (exists && !S_ISREG(st.st_mode)) {  /* device, pipe, dangling link: in place */
+        int fd;
+        do fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        while (fd < 0 && errno == EINTR);
+        if (fd < 0) return NULL;
+        return tw_output_fd_owned(fd, path);
+    }
+    return open_replacing(path, exists ? &st : NULL);
 }
 
 tw_output *tw_output_fd(int fd, const char *name) { return new_output(fd, name, OUT_BUF); }
@@ -221,6 +300,7 @@ int tw_output_close(tw_output *o) {
     if (o->tmp_path) {
         if (!err && rename(o->tmp_path, o->name) != 0) err = errno;
         if (err) unlink(o->tmp_path);
+        tw_temporary_drop(o->tmp_path);
     }
     free_output(o);
     return err;
@@ -229,7 +309,10 @@ int tw_output_close(tw_output *o) {
 void tw_output_abort(tw_output *o) {
     if (!o) return;
     if (o->own_fd) close(o->fd);
-    if (o->tmp_path) unlink(o->tmp_path);
+    if (o->tmp_path) {
+        unlink(o->tmp_path);
+        tw_temporary_drop(o->tmp_path);
+    }
     free_output(o);
 }
 

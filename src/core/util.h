@@ -79,6 +79,18 @@ static inline const char *tw_scan_hex(const char *s, const char *e, unsigned max
     return s;
 }
 
+/* ---- temporary files (output.c) ---------------------------------------- */
+
+/* A temporary name beside `target`: DIR/[.]NAME`suffix`, NAME cut so that
+ * the last part fits NAME_MAX; malloc'ed, NULL (errno ENOMEM) when out of
+ * memory. */
+char *tw_temporary_name(const char *target, bool hidden, const char *suffix);
+/* Keep `path` (not copied; it must live until dropped), a file or an empty
+ * directory, for tw_remove_temporaries(); drop it once it is renamed into
+ * place or removed. */
+void tw_temporary_add(char *path, bool dir);
+void tw_temporary_drop(const char *path);
+
 /* ---- inputs (input.c) ------------------------------------------------- */
 
 /* Report the input's problems to `diag` from now on (a source that takes
