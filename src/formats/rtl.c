@@ -720,6 +720,8 @@ typedef struct rtl_writer {
     uint32_t pid;
     bool trailer_pending;
     int64_t trailer_ms;
+    const tw_str *cat;      /* the last category written, and */
+    const char *cat_loss;   /* what category_loss() said of it */
 } rtl_writer;
 
 static int rtl_begin(const tw_write_ctx *ctx, void **state) {
@@ -845,8 +847,11 @@ static int rtl_event(void *state, const tw_event *ev) {
         if (ev->cat && ev->cat->len) {
             put_text(w, ev->cat->s, ev->cat->len);
             tw_out_str(o, " :");
-            const char *why = category_loss(ev->cat->s, ev->cat->len);
-            if (why) tw_loss_add(w->ctx.loss, why, 1);
+            if (ev->cat != w->cat) {  /* interned: the same pointer, the same text */
+                w->cat = ev->cat;
+                w->cat_loss = category_loss(ev->cat->s, ev->cat->len);
+            }
+            if (w->cat_loss) tw_loss_add(w->ctx.loss, w->cat_loss, 1);
         }
         tw_out_putc(o, ' ');
         if (ev->kind != TW_INSTANT) {
