@@ -53,6 +53,17 @@ int tw_input_open_mem(const void *data, size_t len, const char *name,
                       const tw_input_opts *opts, tw_diag_sink *diag,
                       tw_input **out);
 void tw_input_close(tw_input *in);
+/*
+ * For a program that reads files that another program may truncate while
+ * they are read (a log rotated with copytruncate): a regular file is read
+ * through a memory map, and an access beyond the end of a file that shrank
+ * raises SIGBUS.  This installs a SIGBUS handler that maps zeros over the
+ * rest of the input instead; the input then reports io-error ("the file
+ * was cut to N bytes while it was read") and ends there.  A SIGBUS of
+ * anything else ends the process as before.  Call it once, before inputs
+ * are opened.  Returns 0, or -1 (errno) when the handler cannot be set.
+ */
+int tw_input_guard_truncation(void);
 
 /* The display name of standard input. */
 #define TW_STDIN_NAME "<stdin>"

@@ -141,7 +141,9 @@ static bool load(const char *path, const cli_reading *rd, cli_diag *diag, tw_pro
     } else {
         rc = cli_profile_inputs(NULL, 1, in, rd, diag, prof);
     }
-    return rc == TW_OK && tw_profile_group(prof, false, &diag->sink) == TW_OK;
+    /* (and a trace read to its end: not cut while it was read) */
+    return rc == TW_OK && !diag->sink.problems[TW_R_IO_ERROR] &&
+           tw_profile_group(prof, false, &diag->sink) == TW_OK;
 }
 
 static int by_name(const void *a, const void *b) {

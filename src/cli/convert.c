@@ -210,7 +210,10 @@ int cmd_convert(int argc, char **argv) {
     cli_read_summary(&rd, src, interns ? why : NULL,
                      tw_writer_threads_used(w) > 1 ? fout->name : NULL);
     if (r == TW_ERR) goto done;
-    rc = diag.sink.count[TW_SEV_ERROR] ? EXIT_FINDINGS : EXIT_OK;
+    /* an input that could not be read to its end (cut while it was read) */
+    rc = diag.sink.problems[TW_R_IO_ERROR]    ? EXIT_TROUBLE
+         : diag.sink.count[TW_SEV_ERROR] ? EXIT_FINDINGS
+                                       : EXIT_OK;
 done:
     cli_progress_end();
     tw_writer_free(w);

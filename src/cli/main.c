@@ -129,6 +129,8 @@ static void hold_std_fds(void) {
 
 int main(int argc, char **argv) {
     hold_std_fds();
+    /* a log cut while it is read ends with a message, not SIGBUS */
+    (void)tw_input_guard_truncation();
     /* `tracewright ... | head` ends quietly, like other filters */
     signal(SIGPIPE, SIG_DFL);
     struct sigaction sa;

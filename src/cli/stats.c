@@ -256,7 +256,10 @@ int cmd_stats(int argc, char **argv) {
     if (!o) goto out;
     tw_profile_write(prof, (tw_profile_format)format, o);
     if (!cli_output_close(o, output)) goto out;
-    rc = diag.sink.count[TW_SEV_ERROR] ? EXIT_FINDINGS : EXIT_OK;
+    /* an input that could not be read to its end (cut while it was read) */
+    rc = diag.sink.problems[TW_R_IO_ERROR]    ? EXIT_TROUBLE
+         : diag.sink.count[TW_SEV_ERROR] ? EXIT_FINDINGS
+                                       : EXIT_OK;
 out:
     cli_diag_finish(&diag);
     if (have_re) regfree(&re);

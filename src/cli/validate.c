@@ -249,6 +249,7 @@ static bool check(const char *path, const cli_reading *rd, validator *v) {
         goto done;
     }
     tw_source_opts so = cli_source_opts(rd);
+    uint64_t io_errors = v->sink.problems[TW_R_IO_ERROR];
     if (tw_source_open(&path, 1, &so, strtab, &v->sink, &src) != TW_OK) goto done;
     tw_stats_set_jitter(stats, cli_jitter(rd, src));
     /* a reader that checks UTF-8 itself reports it at the exact byte */
@@ -262,7 +263,9 @@ static bool check(const char *path, const cli_reading *rd, validator *v) {
     int r;
     if (cli_feed_stats(src, stats, &r) != TW_OK) goto done;
     cli_progress_end();
-    ok = r == TW_EOF && tw_stats_finish(stats) == TW_OK;
+    /* an input that could not be read to its end (cut while it was read) */
+    ok = r == TW_EOF && tw_stats_finish(stats) == TW_OK &&
+         v->sink.problems[TW_R_IO_ERROR] == io_errors;
     if (rd->verbose && v->shared) (void)tw_output_flush(v->out);  /* the problems go first */
     cli_read_summary(rd, src, NULL, NULL);
 done:

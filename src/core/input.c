@@ -12,6 +12,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -71,6 +73,12 @@ struct tw_input {
      * (tw_input_map_ahead()), under ahead_mu: offsets in the mapping */
     pthread_mutex_t ahead_mu;  /* made with the mapping, or for a STREAM */
     size_t released;      /* pages below are released (or being released) */
+    int slot;             /* in mapped[], or -1 */
+    /* the file shrank under the mapping: 1 + the offset in the mapping of
+     * the first page that faulted (set by the SIGBUS handler, which mapped
+     * zeros from there on); 0 while it has not */
+    _Atomic size_t shrunk;
+    bool shrunk_told;     /* reported, and len cut to what is left */
     size_t ahead_done;    /* mapped ahead up to here */
     size_t ahead_from;    /* while `ahead_busy`: being mapped from here on */
     bool ahead_busy, ahead_off;
@@ -148,6 +156,92 @@ int tw_input_open_mem(const void *data, size_t len, const char *name,
     return 0;
 }
 
+/* ---- a mapped file that shrinks -------------------------------------------- */
+
+/* The inputs with a mapping, for the SIGBUS handler (tw_input_guard_truncation()):
+ * a file truncated while it is mapped (a log rotated by copytruncate) makes
+ * every access beyond its new end a SIGBUS.  The handler maps zeros over the
+ * rest of that input's mapping and marks the input, which then reports it
+ * and ends there (check_shrunk()).  A slot is set once the input's mapping
+ * is complete, and cleared before it is unmapped. */
+#define MAP_SLOTS 256
+static tw_input *_Atomic mapped[MAP_SLOTS];
+static _Atomic bool guarded;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc) {
+    (void)uc;
+    const unsigned char *a = si->si_addr;
+    for (size_t i = 0; a && i < MAP_SLOTS; i++) {
+        tw_input *in = atomic_load(&mapped[i]);
+        if (!in) continue;
+        unsigned char *b = in->map;
+        if (a < b || a >= b + in->cap) continue;
+        size_t off = (size_t)(a - b);
+        off -= off % in->page;
+        /* one call for the rest, so that no other page of it faults */
+        if (mmap(b + off, in->cap - off, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
+                 0) == MAP_FAILED)
+            break;
+        size_t none = 0;
+        atomic_compare_exchange_strong(&in->shrunk, &none, off + 1);
+        return;  /* the access is made again, and reads zeros */
+    }
+    /* not a mapping of ours, or it cannot be mended: as without a handler */
+    signal(sig, SIG_DFL);
+}
+
+int tw_input_guard_truncation(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigbus;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGBUS, &sa, NULL) != 0) return -1;
+    atomic_store(&guarded, true);
+    return 0;
+}
+
+/* Take a slot for a mapped input; false when none is free. */
+static bool map_register(tw_input *in) {
+    for (int i = 0; i < MAP_SLOTS; i++) {
+        tw_input *none = NULL;
+        if (atomic_compare_exchange_strong(&mapped[i], &none, in)) {
+            in->slot = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The file shrank (seen by the handler): report it once, with the size it
+ * has now, and end the input there, or where the reader is when that is
+ * further (what it read past the new end was zeros). */
+static TW_NOINLINE void report_shrunk(tw_input *in) {
+    in->shrunk_told = true;
+    struct stat st;
+    uint64_t now = fstat(in->fd, &st) == 0 && st.st_size >= 0 ? (uint64_t)st.st_size : 0;
+    size_t skew = (size_t)(in->data - (const unsigned char *)in->map);
+    size_t left = now > skew ? (size_t)now - skew : 0; /* of the input, from data */
+    size_t fault = atomic_load(&in->shrunk) - 1;
+    size_t zeros = fault > skew ? fault - skew : 0, end = zeros;
+    if (left < end) end = left;
+    if (end < in->pos) end = (size_t)in->pos;
+    if (end < in->len) in->len = end;
+    tw_loc loc = {.file = in->name, .kind = TW_LOC_FILE};
+    tw_report(in->diag, TW_R_IO_ERROR, &loc,
+              "the file was truncated to %llu bytes by another program while it was read; "
+              "its bytes from %zu on were gone (read as zeros), and reading stopped",
+              (unsigned long long)now, zeros);
+}
+
+static inline bool check_shrunk(tw_input *in) {
+    if (in->mode == MODE_MAP && !in->shrunk_told && atomic_load_explicit(&in->shrunk, memory_order_relaxed)) {
+        report_shrunk(in);
+        return true;
+    }
+    return false;
+}
+
 int tw_input_open(const char *path, const tw_input_opts *opts,
                   tw_diag_sink *diag, tw_input **out) {
     bool is_stdin = strcmp(path, "-") == 0;
@@ -222,12 +316,24 @@ int tw_input_open(const char *path, const tw_input_opts *opts,
 #endif
                 in->mode = MODE_MAP;
                 in->map = m;
+                in->slot = -1;
                 in->released = 0;
                 in->data = (const unsigned char *)m + (here - aligned);
                 in->release_at = RELEASE_STEP + RELEASE_KEEP - (uint64_t)(here - aligned);
                 in->len = (size_t)in->size;
                 /* the mapping length is kept in `cap` for munmap */
                 in->cap = maplen;
+                /* with the SIGBUS handler, a slot for it; without a free
+                 * slot, read as a stream: a file cut under the mapping must
+                 * not end the run */
+                if (atomic_load(&guarded) && !map_register(in)) {
+                    munmap(m, maplen);
+                    pthread_mutex_destroy(&in->ahead_mu);
+                    in->mode = MODE_STREAM;
+                    in->map = NULL;
+                    in->data = NULL;
+                    in->len = in->cap = 0;
+                }
             }
         }
     }
@@ -245,6 +351,7 @@ int tw_input_open(const char *path, const tw_input_opts *opts,
 void tw_input_close(tw_input *in) {
     if (!in) return;
     if (in->mode == MODE_MAP) {
+        if (in->slot >= 0) atomic_store(&mapped[in->slot], NULL);
         munmap(in->map, in->cap);
         pthread_mutex_destroy(&in->ahead_mu);
     }
@@ -305,6 +412,7 @@ bool tw_input_map_ahead(tw_input *in, uint64_t pos) {
 }
 
 static TW_NOINLINE void release_pages(tw_input *in) {
+    check_shrunk(in);
     size_t skew = (size_t)(in->data - (const unsigned char *)in->map);
 #ifdef MADV_DONTNEED
     size_t consumed = (size_t)in->pos + skew;
@@ -541,6 +649,7 @@ static void set_line(tw_input *in, tw_line *line, const unsigned char *s, size_t
 }
 
 static void too_long(tw_input *in, uint64_t offset) {
+    if (check_shrunk(in)) return; /* zeros where the file was cut: that is said */
     tw_loc loc = {.file = in->name, .kind = TW_LOC_TEXT, .line = in->lineno + 1,
                   .col = 1, .offset = offset};
     tw_report(in->diag, TW_R_LINE_TOO_LONG, &loc,
@@ -571,7 +680,7 @@ static TW_NOINLINE void skip_long_mem(tw_input *in, size_t look) {
 
 static inline int getline_mem(tw_input *in, tw_line *line) {
     for (;;) {
-        if (in->pos >= in->len) return 0;
+        if (in->pos >= in->len) return check_shrunk(in) ? -1 : 0;
         const unsigned char *s = in->data + in->pos;
         size_t avail = in->len - (size_t)in->pos;
         /* look no further than the longest line allowed */
@@ -642,6 +751,7 @@ size_t tw_input_window(tw_input *in, const unsigned char **p) {
         avail = in->end - stream_index(in);
         *p = avail ? in->buf + stream_index(in) : in->buf;  /* NULL before the first read */
     } else {
+        if (check_shrunk(in)) return tw_input_window(in, p);
         *p = in->data + in->pos;
         avail = in->pos < in->len ? in->len - (size_t)in->pos : 0;
     }
@@ -664,6 +774,7 @@ void tw_input_take_line(tw_input *in, size_t len, tw_line *line) {
 int tw_input_peek(tw_input *in, size_t want, const unsigned char **p, size_t *got) {
     if (in->mode != MODE_STREAM) {
         size_t avail = in->pos < in->len ? in->len - (size_t)in->pos : 0;
+        if (avail < want && check_shrunk(in)) return -1;
         *p = in->data + in->pos;
         *got = avail < want ? avail : want;
         return 0;
