@@ -2036,6 +2036,11 @@ int t1_write_end(void *state) {
         }
         rc = put_sections(w, o, ctxs, nctx, multi);
         if (rc == TW_OK) rc = put_timeline(w, multi);
+        /* the .BIN written out first: the companion goes in place only
+         * once the timeline it names is on disk (a full disk could fail the
+         * .BIN's last block after its names had replaced the old ones) */
+        if (rc == TW_OK && tw_output_flush(w->ctx.out) != 0)
+            rc = TW_ERR; /* (its error is sticky: the caller reports it when it closes it) */
         int err = rc == TW_OK ? tw_output_close(o) : (tw_output_abort(o), 0);
         if (err) {
             tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL, "cannot write %s: %s", w->companion,

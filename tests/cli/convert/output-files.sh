@@ -32,3 +32,7 @@ cat err
 ls -A
 # an output path is shown on one line, as an input's is
 tracewright convert -t jsonl -o "$(printf 'no-such\ndir/x.jsonl')" run.log; echo "exit $?"
+# text1-bin: the companion goes in place only once the .BIN it names is
+# written (it was renamed into place before the .BIN's last block failed)
+tracewright convert -t text1-bin --names=names.txt -o /dev/full run.log 2>/dev/null; echo "exit $?"
+[ -e names.txt ] && echo "names.txt written for a .BIN that was not"
