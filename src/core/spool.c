@@ -213,9 +213,10 @@ int tw_spool_piece(tw_spool *s, tw_spool_cursor *c, tw_buf *b, const char **p, s
 int tw_spool_error(const tw_spool *s) { return s->err; }
 
 const char *tw_spool_error_text(tw_spool *s) {
-    if (!s->tmp_failed) return strerror(s->err);
-    snprintf(s->text, sizeof s->text, "cannot create a temporary file in '%s': %s", tw_tmpdir(),
-             strerror(s->err));
+    /* the directory is named either way: a full $TMPDIR is not the disk of
+     * the output */
+    snprintf(s->text, sizeof s->text, "%stemporary file in '%s': %s",
+             s->tmp_failed ? "cannot create a " : "", tw_tmpdir(), strerror(s->err));
     return s->text;
 }
 
