@@ -360,6 +360,11 @@ static bool parse_record(rtl_reader *r, const tw_line *l, size_t at, bool nested
             if (!l->eol)  /* the writer was killed in the middle of this line */
                 tw_report(r->ctx.diag, TW_R_TRUNCATED_FILE, &loc,
                           "the last line is incomplete (no RTL record); skipped");
+            else if (looks_like_record(s, n, 1)) {  /* all but a thread id that overflows */
+                tw_loc at_tid = tw_text_loc(r->file, l, at + k + 1);
+                tw_report(r->ctx.diag, TW_R_BAD_RECORD, &at_tid,
+                          "thread id does not fit in 64 bits; line skipped");
+            }
             else
                 tw_report(r->ctx.diag, TW_R_BAD_RECORD, &loc,
                           "line matches no RTL record (expected 'TIME THREAD {|}|| TEXT'); "
