@@ -112,7 +112,7 @@ static int cmd_help(int argc, char **argv) {
 static void on_fatal_signal(int sig) {
     tw_remove_temporaries();
     signal(sig, SIG_DFL);
-    raise(sig);
+    (void)raise(sig);
 }
 
 /* A standard descriptor that is closed is opened on /dev/null the wrong

@@ -178,10 +178,12 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc) {
         if (a < b || a >= b + in->cap) continue;
         size_t off = (size_t)(a - b);
         off -= off % in->page;
-        /* one call for the rest, so that no other page of it faults */
-        if (mmap(b + off, in->cap - off, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
-                 0) == MAP_FAILED)
-            break;
+        /* one call for the rest, so that no other page of it faults; the
+         * pages go with the input's munmap() */
+        const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED;
+        /* cppcheck-suppress invalidFunctionArg ; fd -1 is what an anonymous map takes */
+        void *z = mmap(b + off, in->cap - off, PROT_READ, flags, -1, 0);
+        if (z == MAP_FAILED) break;
         size_t none = 0;
         atomic_compare_exchange_strong(&in->shrunk, &none, off + 1);
         return;  /* the access is made again, and reads zeros */
