@@ -916,6 +916,18 @@ static void emit_items(cp_reader *r, cur *c, char kind, uint64_t tid, int64_t ts
     }
 }
 
+/* The grammar of gch gcs: REASON is induced or ?, GENERATIONS four t/f
+ * flags (gen0, gen1, gen2, large-object heap); nothing else occurs. */
+static bool gc_reason(const char *s, size_t n) {
+    return (n == 1 && s[0] == '?') || (n == 7 && memcmp(s, "induced", 7) == 0);
+}
+
+static bool gc_generations(const char *s, size_t n) {
+    bool ok = n == 4;
+    for (size_t i = 0; ok && i < n; i++) ok = s[i] == 't' || s[i] == 'f';
+    return ok;
+}
+
 static void rec_gch(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
     char sub = l->s[6]; /* gcs, gcf, alt, gen */
     uint64_t tid = 0, ms;
@@ -925,10 +937,12 @@ static void rec_gch(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
         if (sub == 's') {
             if (!need(r, l, c, &reason, "reason") || !need(r, l, c, &gens, "generations"))
                 return;
-            bool ok = gens.n > 0;
-            for (size_t i = 0; ok && i < gens.n; i++) ok = gens.s[i] == 't' || gens.s[i] == 'f';
-            if (!ok) {
-                bad(r, l, gens.col, "%s are not t/f flags (such as tfff)", "generations");
+            if (!gc_reason(reason.s, reason.n)) {
+                bad(r, l, reason.col, "%s is neither 'induced' nor '?'", "reason");
+                return;
+            }
+            if (!gc_generations(gens.s, gens.n)) {
+                bad(r, l, gens.col, "%s are not four t/f flags (such as tfff)", "generations");
                 return;
             }
         }
@@ -1446,12 +1460,27 @@ static const tw_attr *find_attr(const tw_event *ev, const tw_str *key, tw_attr_t
     return NULL;
 }
 
+static bool has_key(const tw_event *ev, const tw_str *key) {
+    for (size_t i = 0; i < ev->nattrs; i++)
+        if (ev->attrs[i].key == key) return true;
+    return false;
+}
+
 /* Can s[0..n) be written as one space-separated field (and read back)? */
 static bool is_token(const char *s, size_t n) {
     for (size_t i = 0; i < n; i++)
         if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || (s[i] == '\r' && i + 1 == n))
             return false;
     return n > 0;
+}
+
+/* A time as written: the profiler's tick count is a 32-bit DWORD, so a
+ * time beyond it is out of the format's range; the reader takes it as it
+ * is, and so it is written, and counted. */
+static int64_t tick(cp_writer *w, int64_t ms) {
+    if (ms > (int64_t)UINT32_MAX)
+        tw_loss_add(w->ctx.loss, "times beyond the 32-bit tick count (written as they are)", 1);
+    return ms;
 }
 
 static void put_hex32(tw_output *o, uint64_t v) { tw_out_printf(o, "0x%08llx", (unsigned long long)v); }
@@ -1608,7 +1637,7 @@ static void flush(cp_writer *w) {
     tw_out_str(o, "sam str ");
     put_hex32(o, t->iid);
     tw_out_putc(o, ' ');
-    tw_out_u64(o, (uint64_t)w->pms);
+    tw_out_u64(o, (uint64_t)tick(w, w->pms));
     tw_out_putc(o, ' ');
     tw_out_u64(o, w->pcount);
     tw_out_printf(o, " %zu:%zu", w->pkeep, w->pprev);
@@ -1715,15 +1744,22 @@ static bool special_scope(cp_writer *w, const tw_event *ev, int64_t ms) {
         const tw_attr *reason = find_attr(ev, w->k_reason, TW_ATTR_STR);
         const tw_attr *gens = find_attr(ev, w->k_generations, TW_ATTR_STR);
         if (begin) {
-            bool ok = reason && gens && is_token(reason->s, reason->slen) && gens->slen;
-            for (size_t i = 0; ok && i < gens->slen; i++)
-                ok = gens->s[i] == 't' || gens->s[i] == 'f';
-            if (!ok) return false;
+            if (!reason || !gens || !gc_reason(reason->s, reason->slen) ||
+                !gc_generations(gens->s, gens->slen)) {
+                /* not of the grammar (or none): a stack frame named GC */
+                if (has_key(ev, w->k_reason) || has_key(ev, w->k_generations))
+                    tw_loss_add(w->ctx.loss,
+                                "event attributes of GC scopes whose reason or generations are "
+                                "not of the grammar (written as stack frames without them)",
+                                1);
+                return false;
+            }
             if (!tw_grow(&t->gc, &t->gccap, t->ngc + 1, sizeof *t->gc, 4))
                 return cp_wfail(w), true;
             flush(w);
             t->gc[t->ngc++] = t->depth;
-            tw_out_printf(o, "gch gcs %llu %lld ", (unsigned long long)ev->tid, (long long)ms);
+            tw_out_printf(o, "gch gcs %llu %lld ", (unsigned long long)ev->tid,
+                          (long long)tick(w, ms));
             tw_out_write(o, reason->s, reason->slen);
             tw_out_putc(o, ' ');
             tw_out_write(o, gens->s, gens->slen);
@@ -1737,7 +1773,8 @@ static bool special_scope(cp_writer *w, const tw_event *ev, int64_t ms) {
             return false;
         flush(w);
         t->ngc--;
-        tw_out_printf(o, "gch gcf %llu %lld\n", (unsigned long long)ev->tid, (long long)ms);
+        tw_out_printf(o, "gch gcf %llu %lld\n", (unsigned long long)ev->tid,
+                      (long long)tick(w, ms));
         return true;
     }
     bool search = has_prefix(name, N_JIT_SEARCH, LIT_LEN(N_JIT_SEARCH));
@@ -1747,7 +1784,8 @@ static bool special_scope(cp_writer *w, const tw_event *ev, int64_t ms) {
     flush(w);
     if (!function_iid(w, name->s + skip, name->len - skip, &fn)) return cp_wfail(w), true;
     tw_out_printf(o, "jit c%c%c %llu %lld 0x%08llX", search ? 's' : 'm', begin ? 's' : 'f',
-                  (unsigned long long)ev->tid, (long long)ms, (unsigned long long)(fn + 1));
+                  (unsigned long long)ev->tid, (long long)tick(w, ms),
+                  (unsigned long long)(fn + 1));
     if (!begin && !search) {
         const tw_attr *st = find_attr(ev, w->k_status, TW_ATTR_STR);
         uint64_t v;
@@ -1770,7 +1808,7 @@ static int counter(cp_writer *w, const tw_event *ev, int64_t ms) {
     if (tw_str_is(name, N_SAMPLES)) return ev->value > 0 ? samples(w, ev, ms) : TW_OK;
     flush(w);
     if (tw_str_is(name, N_PROC_CPU)) {
-        tw_out_printf(o, "prc cpu %lld %lld\n", (long long)ms, (long long)ev->value);
+        tw_out_printf(o, "prc cpu %lld %lld\n", (long long)tick(w, ms), (long long)ev->value);
         return TW_OK;
     }
     if (tw_str_is(name, N_THR_CPU)) {
@@ -1778,7 +1816,7 @@ static int counter(cp_writer *w, const tw_event *ev, int64_t ms) {
         if (!t) return cp_wfail(w);
         tw_out_str(o, "thr cpu ");
         put_hex32(o, t->iid);
-        tw_out_printf(o, " %lld %lld\n", (long long)ms, (long long)ev->value);
+        tw_out_printf(o, " %lld %lld\n", (long long)tick(w, ms), (long long)ev->value);
         return TW_OK;
     }
     const tw_attr *ca = find_attr(ev, w->k_count, TW_ATTR_INT);
@@ -1793,9 +1831,9 @@ static int counter(cp_writer *w, const tw_event *ev, int64_t ms) {
         if (alloc) {
             tw_out_str(o, "sam mem ");
             put_hex32(o, t->iid);
-            tw_out_printf(o, " %lld ", (long long)ms);
+            tw_out_printf(o, " %lld ", (long long)tick(w, ms));
         } else {
-            tw_out_printf(o, "gch alt %lld ", (long long)ms);
+            tw_out_printf(o, "gch alt %lld ", (long long)tick(w, ms));
         }
         tw_out_printf(o, "0x%llx:%lld:%lld", (unsigned long long)cls, count, (long long)ev->value);
         const tw_attr *ip = alloc ? find_attr(ev, w->k_ip, TW_ATTR_STR) : NULL;
@@ -1815,7 +1853,7 @@ static int counter(cp_writer *w, const tw_event *ev, int64_t ms) {
                  (g[i] >= '0' && g[i] <= '9') || g[i] == '_';
         if (ok) {
             const tw_attr *res = find_attr(ev, w->k_reserved, TW_ATTR_INT);
-            tw_out_printf(o, "gch gen %lld ", (long long)ms);
+            tw_out_printf(o, "gch gen %lld ", (long long)tick(w, ms));
             tw_out_write(o, g, gn);
             tw_out_printf(o, ":%lld:%lld\n", (long long)ev->value,
                           res && res->i >= 0 ? (long long)res->i : 0LL);
@@ -1935,7 +1973,7 @@ static int cp_event(void *state, const tw_event *ev) {
         flush(w);
         if (tw_str_is(ev->name, N_PAUSE) || tw_str_is(ev->name, N_RESUME)) {
             tw_out_printf(o, "prf %s %lld\n", ev->name->s[0] == 'p' ? "tps" : "trs",
-                          (long long)ms);
+                          (long long)tick(w, ms));
             return TW_OK;
         }
         tw_loss_drop(w->ctx.loss, ev);

@@ -6,12 +6,13 @@
  *   u32 handle | u32 flags | u64 data | i64 time (ns)
  *
  * Layout 1.1: event type in flags bits 0-3, core index in bits 4-11 (0xFF =
- * unknown).  Layout 1.0: event type in bits 24-27.  Types: 3 entry, 2
- * resume, 1 suspend, 0 exit, 4 write.  Nothing in the file says which
- * layout it has; it is detected from the flags words (or given with
- * --text1-bin-version).  The names of the handles are in the companion
- * text export (x.txt), read with the text1 reader.  The core index is the
- * thread.  See docs/formats/text1.md.
+ * unknown).  Layout 1.0: event type in bits 24-27 (the other bits are
+ * undocumented: bits 0-23 must be 0 for detection, and are ignored when
+ * 1.0 is given).  Types: 3 entry, 2 resume, 1 suspend, 0 exit, 4 write.
+ * Nothing in the file says which layout it has; it is detected from the
+ * flags words (or given with --text1-bin-version).  The names of the
+ * handles are in the companion text export (x.txt), read with the text1
+ * reader.  The core index is the thread.  See docs/formats/text1.md.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,9 @@ static uint64_t le64(const unsigned char *p) { return (uint64_t)le32(p + 4) << 3
 
 static bool fits11(uint32_t w) { return (w & 0xFFFFF000u) == 0 && (w & 0xF) <= 4; }
 static bool fits10(uint32_t w) { return (w & 0x00FFFFFFu) == 0 && (w >> 24 & 0xF) <= 4; }
+/* Layout 1.0 given by the user: only the type (bits 24-27) is documented,
+ * the other bits are not looked at. */
+static bool type10(uint32_t w) { return (w >> 24 & 0xF) <= 4; }
 
 /* ---- probe ---------------------------------------------------------------- */
 
@@ -70,6 +74,7 @@ typedef struct bin_reader {
     size_t avail;
     uint64_t rec;             /* index of the next record */
     uint64_t misfits;         /* records that did not fit the layout */
+    bool odd_bits;            /* a forced 1.0 record with bits 0-23 set was reported */
     unsigned char cores[32];  /* bitset: cores named */
 } bin_reader;
 
@@ -232,7 +237,15 @@ static TW_NOINLINE void record(bin_reader *r, const unsigned char *p) {
     uint64_t data = le64(p + 8);
     int64_t ts = (int64_t)le64(p + 16);
     tw_loc loc = rec_loc(r, i);
-    bool ok = r->version == 11 ? fits11(w) : fits10(w);
+    bool ok = r->version == 11 ? fits11(w) : r->forced ? type10(w) : fits10(w);
+    if (ok && r->version == 10 && (w & 0x00FFFFFFu) && !r->odd_bits) {
+        r->odd_bits = true; /* forced 1.0 (detection admits no such word) */
+        tw_report(r->ctx.diag, TW_R_UNSUPPORTED, &loc,
+                  "flags word 0x%08X sets bits 0-23, which layout 1.0 does not document; the "
+                  "event type is read from bits 24-27 and the other bits are ignored (reported "
+                  "once)",
+                  (unsigned)w);
+    }
     if (!ok) {
         if (++r->misfits <= MAX_BAD)
             tw_report(r->ctx.diag, TW_R_T1_LAYOUT, &loc,
