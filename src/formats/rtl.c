@@ -328,6 +328,17 @@ static bool message(rtl_reader *r, const tw_line *l, size_t at, int64_t ts, uint
     return name_message(r, e, msg, msg_n, &loc);
 }
 
+/* The line (from byte `at`) as the text of the message interrupted and set
+ * aside (r->split); false when out of memory (reported). */
+static bool split_text(rtl_reader *r, const tw_line *l, size_t at) {
+    tw_loc loc = tw_text_loc(r->file, l, at);
+    tw_report(r->ctx.diag, TW_R_RTL_INTERLEAVED, &loc,
+              "line taken as the text of the message interrupted on line %llu",
+              (unsigned long long)r->split_line);
+    tw_event *e = flush_split(r);
+    return e && name_message(r, e, l->s + at, l->len - at, &loc);
+}
+
 /* A record starting at byte `at` of the line, and any records of other
  * threads written into its message (handled in a loop, not by recursion). */
 static bool parse_record(rtl_reader *r, const tw_line *l, size_t at, bool nested) {
@@ -350,13 +361,7 @@ static bool parse_record(rtl_reader *r, const tw_line *l, size_t at, bool nested
                           "in 64 bits; skipped");
                 return false;
             }
-            if (r->split) {  /* the text of an interrupted message */
-                tw_report(r->ctx.diag, TW_R_RTL_INTERLEAVED, &loc,
-                          "line taken as the text of the message interrupted on line %llu",
-                          (unsigned long long)r->split_line);
-                tw_event *e = flush_split(r);
-                return e && name_message(r, e, s, n, &loc);
-            }
+            if (r->split) return split_text(r, l, at);
             if (!l->eol)  /* the writer was killed in the middle of this line */
                 tw_report(r->ctx.diag, TW_R_TRUNCATED_FILE, &loc,
                           "the last line is incomplete (no RTL record); skipped");
@@ -399,11 +404,48 @@ static bool parse_record(rtl_reader *r, const tw_line *l, size_t at, bool nested
     }
 }
 
-static const char *reopened_text(const rtl_reader *r) {
+/* The rtl-reopened note; `anchored`: the new header has the time anchor
+ * (it starts with 'opening log file'; without it, 'Process id is'). */
+static const char *reopened_text(const rtl_reader *r, bool anchored) {
     return r->ctx.info->has_origin
                ? "the log was opened again; the first header's time anchor is kept"
-               : "the log was opened again; its time anchor comes after the first records "
-                 "and is not used";
+           : anchored ? "the log was opened again; its time anchor comes after the first records "
+                        "and is not used"
+                      : "the log was opened again; neither header has a time anchor";
+}
+
+/* The 'Process id is' line that starts at byte `at` of the line (0, or
+ * after a trailer it is glued to). */
+static void pid_line(rtl_reader *r, const tw_line *l, size_t at) {
+    const char *s = l->s;
+    size_t n = l->len;
+    tw_loc loc = tw_text_loc(r->file, l, at);
+    r->header_seen = r->pid_seen = true;
+    size_t p = at + LIT_LEN(PROCESS);
+    uint64_t pid;
+    if (!tw_parse_u64(s + p, n - p, &pid) || pid > UINT32_MAX) {
+        loc = tw_text_loc(r->file, l, p);
+        tw_report_sev(r->ctx.diag, TW_SEV_ERROR, TW_R_RTL_HEADER, &loc,
+                      "malformed 'Process id is' line (expected 'Process id is PID')");
+        return;
+    }
+    if (r->have_pid_line && pid != r->pid) {
+        tw_report(r->ctx.diag, TW_R_RTL_HEADER, &loc,
+                  "process id changes from %lu to %llu; keeping %lu",
+                  (unsigned long)r->pid, (unsigned long long)pid, (unsigned long)r->pid);
+    } else if (!r->have_pid_line) {
+        if (r->seen_record && r->pid != pid)
+            tw_report(r->ctx.diag, TW_R_RTL_HEADER, &loc,
+                      "'Process id is %llu' comes after the first records; ignored, the "
+                      "events keep process id %lu",
+                      (unsigned long long)pid, (unsigned long)r->pid);
+        else {
+            r->pid = (uint32_t)pid;
+            r->ctx.info->has_pid = true;
+            r->ctx.info->pid = r->pid;
+        }
+        r->have_pid_line = true;
+    }
 }
 
 /* Header and trailer lines; returns false if the line is none of them. */
@@ -435,7 +477,7 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
             return true;
         }
         if (!at_start) {
-            tw_report(r->ctx.diag, TW_R_RTL_REOPENED, &loc, "%s", reopened_text(r));
+            tw_report(r->ctx.diag, TW_R_RTL_REOPENED, &loc, "%s", reopened_text(r, true));
             return true;
         }
         r->have_open = true;
@@ -465,32 +507,7 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
         return true;
     }
     if (starts_with(s, n, PROCESS, LIT_LEN(PROCESS))) {
-        r->header_seen = r->pid_seen = true;
-        size_t p = LIT_LEN(PROCESS);
-        uint64_t pid;
-        if (!tw_parse_u64(s + p, n - p, &pid) || pid > UINT32_MAX) {
-            loc = tw_text_loc(r->file, l, p);
-            tw_report_sev(r->ctx.diag, TW_SEV_ERROR, TW_R_RTL_HEADER, &loc,
-                          "malformed 'Process id is' line (expected 'Process id is PID')");
-            return true;
-        }
-        if (r->have_pid_line && pid != r->pid) {
-            tw_report(r->ctx.diag, TW_R_RTL_HEADER, &loc,
-                      "process id changes from %lu to %llu; keeping %lu",
-                      (unsigned long)r->pid, (unsigned long long)pid, (unsigned long)r->pid);
-        } else if (!r->have_pid_line) {
-            if (r->seen_record && r->pid != pid)
-                tw_report(r->ctx.diag, TW_R_RTL_HEADER, &loc,
-                          "'Process id is %llu' comes after the first records; ignored, the "
-                          "events keep process id %lu",
-                          (unsigned long long)pid, (unsigned long)r->pid);
-            else {
-                r->pid = (uint32_t)pid;
-                r->ctx.info->has_pid = true;
-                r->ctx.info->pid = r->pid;
-            }
-            r->have_pid_line = true;
-        }
+        pid_line(r, l, 0);
         return true;
     }
     if (starts_with(s, n, CLOSING, LIT_LEN(CLOSING))) {
@@ -501,7 +518,14 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
         uint64_t ms;
         bool ovf;
         size_t k = tw_scan_u64(s + p, n - p, &ms, &ovf);
-        bool reopen = k && starts_with(s + p + k, n - p - k, OPENING, LIT_LEN(OPENING));
+        /* the trailer has no newline, so a re-opened log's header may follow
+         * it on the same line: 'opening log file', or 'Process id is' when
+         * the writer could not read the system time */
+        bool reopen = false, anchored = false;
+        if (k && p + k != n) {
+            anchored = starts_with(s + p + k, n - p - k, OPENING, LIT_LEN(OPENING));
+            reopen = anchored || starts_with(s + p + k, n - p - k, PROCESS, LIT_LEN(PROCESS));
+        }
         if (!k || (p + k != n && !reopen)) {
             r->closed = true;  /* malformed, but a trailer */
             loc = tw_text_loc(r->file, l, p);
@@ -522,7 +546,8 @@ static bool header_line(rtl_reader *r, const tw_line *l, bool at_start) {
         r->closed = !reopen;
         if (reopen) {  /* "closing log file at Topening log file ..." */
             tw_loc rloc = tw_text_loc(r->file, l, p + k);
-            tw_report(r->ctx.diag, TW_R_RTL_REOPENED, &rloc, "%s", reopened_text(r));
+            tw_report(r->ctx.diag, TW_R_RTL_REOPENED, &rloc, "%s", reopened_text(r, anchored));
+            if (!anchored) pid_line(r, l, p + k);  /* "... TProcess id is P" */
         }
         return true;
     }
@@ -593,7 +618,16 @@ static TW_INLINE bool plain_inplace(rtl_reader *r, tw_event *ev) {
 
 /* Produce the events of one line into the queue. */
 static void process_line(rtl_reader *r, const tw_line *l) {
-    if (l->len == 0) return;
+    if (l->len == 0) {
+        /* blank lines are ignored, but for the text of an interrupted
+         * message: the message and its "\n" are separate writes, so an
+         * empty message leaves a blank line */
+        if (r->split) {
+            r->last_line = l->no;
+            split_text(r, l, 0);
+        }
+        return;
+    }
     r->closed = false;  /* unless this is the trailer */
     r->last_line = l->no;
     /* records start with their time; header lines with a letter */
@@ -727,6 +761,9 @@ typedef struct rtl_writer {
     int64_t trailer_ms;
     const tw_str *cat;      /* the last category written, and */
     const char *cat_loss;   /* what category_loss() said of it */
+    /* the reader's timer wrap-around state (convert_ms()) after the times
+     * written so far: its previous time and the wraps it added */
+    uint64_t rb_prev, rb_wrap;
 } rtl_writer;
 
 static int rtl_begin(const tw_write_ctx *ctx, void **state) {
@@ -806,7 +843,46 @@ static void put_text(rtl_writer *w, const char *s, size_t n) {
         tw_loss_add(w->ctx.loss, "line breaks in names replaced by spaces", 1);
 }
 
+/* read_back() for the other cases: convert_ms() step by step.  The time
+ * is at most MAX_MS (tw_write_time()), and so are the reader's times. */
+static TW_NOINLINE void read_back_far(rtl_writer *w, uint64_t ms) {
+    uint64_t eff = ms + w->rb_wrap;
+    if (ms < WRAP_MS) {  /* have_prev: rb_prev and rb_wrap are 0 without it */
+        if (w->rb_prev > eff && w->rb_prev - eff > WRAP_MS / 2) {
+            w->rb_wrap += WRAP_MS;
+            eff += WRAP_MS;
+        } else if (w->rb_wrap && eff > w->rb_prev && eff - w->rb_prev > WRAP_MS / 2) {
+            eff -= WRAP_MS;
+        }
+    }
+    if (eff > MAX_MS) {  /* the reader skips it with a time-overflow error */
+        tw_loss_add(w->ctx.loss,
+                    "times pushed past 2^63 ns by the reader's wrap-around rule (skipped on "
+                    "reading back)",
+                    1);
+        return;
+    }
+    w->rb_prev = eff;
+    if (eff != ms)
+        tw_loss_add(w->ctx.loss,
+                    "times read back later by a multiple of 2^32 ms (steps of more than 2^31 "
+                    "ms between records look like the 32-bit timer's wrap-around)",
+                    1);
+}
+
+/* Follow the time ms written next as the reader's wrap-around rule takes
+ * it, and count the times it does not read back as written.  The usual
+ * time, with no wrap-around so far, not more than 2^31 ms before the
+ * previous one, costs two compares. */
+static TW_INLINE void read_back(rtl_writer *w, uint64_t ms) {
+    if (!w->rb_wrap && ms + WRAP_MS / 2 >= w->rb_prev)
+        w->rb_prev = ms;
+    else
+        read_back_far(w, ms);
+}
+
 static void put_trailer(rtl_writer *w, bool newline) {
+    read_back(w, (uint64_t)w->trailer_ms);
     tw_out_str(w->ctx.out, CLOSING);
     tw_out_u64_pad(w->ctx.out, (uint64_t)w->trailer_ms, 6);
     if (newline) tw_out_putc(w->ctx.out, '\n');
@@ -843,6 +919,7 @@ static int rtl_event(void *state, const tw_event *ev) {
     if (ev->kind != TW_INSTANT && ev->msg)
         tw_loss_add(w->ctx.loss, "message texts of scope events dropped", 1);
     int64_t ms = tw_write_time(&w->ctx, ev->ts, TW_NS_PER_MS, "millisecond");
+    read_back(w, (uint64_t)ms);
     tw_out_u64_pad(o, (uint64_t)ms, 6);
     tw_out_putc(o, ' ');
     tw_out_u64(o, ev->tid);

@@ -1233,6 +1233,8 @@ static const struct {
     {"states entered without a value", TW_KEEP_OWN},
     /* out of the format's specification, nothing lost: names no part */
     {"times beyond the 32-bit tick count", 0},
+    {"times read back later by a multiple of 2^32 ms", 0},
+    {"times pushed past 2^63 ns", 0},
 };
 
 static void codes(unsigned parts, char *buf, size_t n) {
