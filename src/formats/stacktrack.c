@@ -40,6 +40,7 @@ enum {
 #define F_HAS_INFO 0x0100u
 #define F_INFO_END 0x0200u
 #define F_EXIT 0xFC00u /* flag bits never observed; read as "scope exit" */
+#define KIND_OF_CHECKPOINT TW_KIND_COUNT /* a queued HIT's kind: its checkpoint's */
 #define MAGIC 0x12345678u
 #define MAGIC_SWAPPED 0x78563412u
 #define VERSION 256
@@ -158,6 +159,8 @@ typedef struct st_text {
     uint64_t rec;         /* the owning buffer */
     tw_buf buf;
     const tw_str *str;    /* name: the interned text once complete */
+    struct st_scope *sloc; /* the checkpoint this is the name of (NULL: none, or
+                            * it is gone), told when the name is complete */
     struct st_text *next_spare; /* in the reader's spares */
 } st_text;
 
@@ -165,8 +168,13 @@ typedef struct st_text {
 typedef struct st_scope {
     unsigned refs;
     uint16_t index, style, line;
+    bool listed;    /* in its process's table (not replaced) */
+    tw_kind kind;   /* of its HITs without exit flag bits (see twin_join()) */
     st_text *name;  /* NULL: the SLOC had no INFO run */
     st_text *file;  /* NULL: no FLOC defined its file */
+    struct st_proc *proc;
+    struct st_twin *twin;       /* its name and line, once joined */
+    struct st_scope *twin_next; /* in twin->others */
     /* what each of its HITs is given, worked out for the first one
      * delivered (its texts are complete then, and stay so) */
     bool cached;
@@ -187,7 +195,15 @@ typedef struct st_proc {
     uint64_t *low_seqs;     /* thread id below nlow_seqs -> sequence number of its
                              * last HIT + 1 (0: none yet); the others are in seqs */
     size_t nlow_seqs;
+    tw_u64map twins;        /* name id << 16 | line -> st_twin * */
 } st_proc;
+
+/* The checkpoints of a process with one name and line (twin_join()). */
+typedef struct st_twin {
+    unsigned entries;         /* entry checkpoints among them */
+    struct st_scope *others;  /* those of other styles but the exit style: exits
+                               * while there are entries */
+} st_twin;
 
 /* Checkpoint indexes and thread ids below LOW_KEYS are looked up by index
  * in a process's arrays, which grow to the largest such key seen, instead
@@ -303,6 +319,7 @@ static st_text *text_ref(st_text *t) {
 
 static void scope_unref(st_reader *r, st_scope *s) {
     if (s && --s->refs == 0) {
+        if (s->name && s->name->sloc == s) s->name->sloc = NULL;
         text_unref(r, s->name);
         text_unref(r, s->file);
         free(s);
@@ -330,6 +347,9 @@ static void proc_free(st_reader *r, st_proc *p) {
     for (size_t i = 0; i < p->nlow_scopes; i++) scope_unref(r, p->low_scopes[i]);
     tw_u64map_free(&p->files);
     tw_u64map_free(&p->scopes);
+    for (size_t i = 0; i < p->twins.cap; i++)
+        if (p->twins.used[i]) free(p->twins.vals[i]);
+    tw_u64map_free(&p->twins);
     free(p->low_scopes);
     free(p->low_seqs);
     free(p);
@@ -356,6 +376,57 @@ static bool reach(st_reader *r, void *arrayp, size_t *n, uint64_t i, size_t elem
     return true;
 }
 
+/* ---- reader: entry and exit checkpoints ------------------------------------ */
+
+/*
+ * The spec's exit rule (b): a HIT of a checkpoint whose SLOC has the name
+ * and line of an entry checkpoint (--stacktrack-entry-style) of its process
+ * but another style is a separate exit checkpoint of that scope, and ends
+ * it.  A checkpoint's name may arrive after its SLOC, and SLOCs come in any
+ * order, so a checkpoint joins the others of its name and line once it is
+ * in its process's table with its name complete, and leaves them when
+ * another SLOC replaces it; entry checkpoints are counted there, and the
+ * others' kind follows that count (END while it is not 0, else INSTANT).
+ * Each checkpoint thus knows the kind of its HITs (st_scope.kind) and a HIT
+ * looks at nothing else.  The exit style's checkpoints end scopes anyway;
+ * value annotations (style 6) stay instants, as the spec maps them (and as
+ * the writer writes instant events: an instant at a scope's name and line
+ * must not read back as its end); checkpoints without a name (no INFO run)
+ * are no one's exit.
+ */
+static void twin_join(st_reader *r, st_scope *s) {
+    if (r->all_instants || s->twin || !s->listed || !s->name || !s->name->str) return;
+    if (s->style != r->entry_style && (s->style == r->exit_style || s->style == STYLE_VALUE))
+        return; /* an exit anyway; a value annotation (the spec: an instant) */
+    void **slot = tw_u64map_slot(&s->proc->twins, (uint64_t)s->name->str->id << 16 | s->line);
+    if (slot && !*slot) *slot = calloc(1, sizeof(st_twin));
+    st_twin *t = slot ? *slot : NULL;
+    if (!t) return; /* out of memory: the checkpoint has no twins */
+    s->twin = t;
+    if (s->style == r->entry_style) {
+        if (t->entries++ == 0)
+            for (st_scope *o = t->others; o; o = o->twin_next) o->kind = TW_END;
+    } else {
+        s->twin_next = t->others;
+        t->others = s;
+        s->kind = t->entries ? TW_END : TW_INSTANT;
+    }
+}
+
+static void twin_leave(st_reader *r, st_scope *s) {
+    st_twin *t = s->twin;
+    if (!t) return;
+    s->twin = NULL;
+    if (s->style == r->entry_style) {
+        if (--t->entries == 0)
+            for (st_scope *o = t->others; o; o = o->twin_next) o->kind = TW_INSTANT;
+        return;
+    }
+    st_scope **o = &t->others;
+    while (*o != s) o = &(*o)->twin_next;
+    *o = s->twin_next;
+}
+
 /* ---- reader: INFO runs --------------------------------------------------------- */
 
 static void close_run(st_reader *r, size_t k) {
@@ -364,6 +435,7 @@ static void close_run(st_reader *r, size_t k) {
     if (t->name) {
         tw_loc loc = rec_loc(r, t->rec);
         t->str = tw_intern_at(&r->ctx, t->buf.p ? t->buf.p : "", t->buf.len, &loc);
+        if (t->sloc) twin_join(r, t->sloc);
     }
     memmove(r->open + k, r->open + k + 1, (r->nopen - k - 1) * sizeof *r->open);
     r->nopen--;
@@ -528,6 +600,7 @@ static bool deliver(st_reader *r, tw_event *ev) {
             s->nattrs = source_attrs(r, s->file, s->line, s->attrs);
             s->cached = true;
         }
+        if (ev->kind == KIND_OF_CHECKPOINT) ev->kind = s->kind;
         ev->name = s->ev_name;
         ev->attrs = s->nattrs ? s->attrs : NULL;
         ev->nattrs = s->nattrs;
@@ -575,8 +648,52 @@ static st_item *hit_item(st_reader *r, tw_kind kind, uint16_t pid, uint64_t tid,
 
 /* ---- reader: buffers ------------------------------------------------------ */
 
+#ifdef __SIZEOF_INT128__
+__extension__ typedef __int128 st_wide;
+#else
+#error "the HIT time conversion needs a 128-bit integer type"
+#endif
+
+/*
+ * A HIT's time when a 64-bit step of hit_time() overflowed: the
+ * same conversion, exactly, in 128-bit arithmetic.  `when` and start_hires
+ * are read as signed 64-bit counts (the writer's ticks before start_hires
+ * are negative), so their difference may need 65 bits though the time in
+ * nanoseconds fits; when the time of that reading does not fit and the two
+ * lie on either side of 2^63 read unsigned, they are read as an unsigned
+ * counter that crossed 2^63 (difference 2^64 smaller or larger).  False
+ * when neither reading fits in 64-bit nanoseconds.
+ */
+static TW_NOINLINE bool ticks_wide(const st_proc *p, int64_t when, int64_t *ts) {
+    int64_t hires = p->has_ti ? p->hires : 0;
+    st_wide d = (st_wide)when - hires, min = INT64_MIN, max = INT64_MAX;
+    for (int unsigned_reading = 0; unsigned_reading < 2; unsigned_reading++) {
+        if (unsigned_reading) {
+            if ((when < 0) == (hires < 0)) break; /* the same difference */
+            d += when < 0 ? (st_wide)1 << 64 : -((st_wide)1 << 64);
+        }
+        st_wide v = d;
+        if (p->has_tdiv) { /* round(d * 10^9 / tdiv), halves up, + the offset */
+            st_wide n = d * TW_NS_PER_S, r = n % p->tdiv;
+            v = n / p->tdiv;
+            if (r < 0) {
+                v--;
+                r += p->tdiv;
+            }
+            if (r >= p->tdiv - r) v++;
+            v += p->offset_ns;
+        }
+        if (v >= min && v <= max) {
+            *ts = (int64_t)v;
+            return true;
+        }
+    }
+    return false;
+}
+
 /* A HIT's time `when`, in ticks, as nanoseconds into *ts, once the
- * process has a usable TIMETYPE (p->has_tdiv); false when it does not fit. */
+ * process has a usable TIMETYPE (p->has_tdiv), in 64-bit steps; false when
+ * one overflows (ticks_wide() then tells whether the time fits). */
 static TW_INLINE bool ticks_ns(const st_proc *p, int64_t when, int64_t *ts) {
     int64_t d;
     if (!tw_sub_i64(when, p->has_ti ? p->hires : 0, &d)) return false;
@@ -599,6 +716,7 @@ static bool hit_time(st_reader *r, st_proc *p, int64_t when, const tw_loc *loc, 
     } else {
         ok = ticks_ns(p, when, ts);
     }
+    if (!ok) ok = ticks_wide(p, when, ts); /* a step overflowed: the exact way */
     if (!ok)
         tw_report(r->ctx.diag, TW_R_TIME_OVERFLOW, loc,
                   "HIT time %lld (start %lld, %lld tick(s) per second) does not fit in 64-bit "
@@ -647,13 +765,12 @@ static void sequence(st_reader *r, st_proc *p, unsigned tid, uint32_t seq, const
 }
 
 /* The kind of the event of a HIT with these flags of checkpoint s (NULL:
- * undefined). */
+ * undefined): KIND_OF_CHECKPOINT, the checkpoint's, is taken when the event
+ * is delivered (its name complete, the checkpoint has joined its twins). */
 static inline tw_kind hit_kind(const st_reader *r, unsigned flags, const st_scope *s) {
     if (r->all_instants) return TW_INSTANT;
-    if (flags & F_EXIT) return TW_END;
-    if (s && s->style == r->entry_style) return TW_BEGIN; /* it wins when both are one */
-    if (s && s->style == r->exit_style) return TW_END;
-    return TW_INSTANT;
+    if (flags & F_EXIT) return TW_END; /* the spec's exit rule (a) */
+    return s ? KIND_OF_CHECKPOINT : TW_INSTANT;
 }
 
 static void hit(st_reader *r, st_proc *p, unsigned flags, uint32_t seq, const unsigned char *pl,
@@ -722,6 +839,11 @@ static void sloc(st_reader *r, st_proc *p, const unsigned char *pl, st_text *run
     s->line = rd16(pl + 4, be);
     s->name = text_ref(run);
     s->file = text_ref(file_of(r, p, rd16(pl + 8, be), "this SLOC", loc));
+    s->proc = p;
+    s->kind = r->all_instants              ? TW_INSTANT
+              : s->style == r->entry_style ? TW_BEGIN /* it wins when both are one */
+              : s->style == r->exit_style  ? TW_END
+                                           : TW_INSTANT; /* until an entry twin comes */
     void *old;
     if (s->index < p->nlow_scopes ||
         reach(r, &p->low_scopes, &p->nlow_scopes, s->index, sizeof *p->low_scopes)) {
@@ -730,6 +852,12 @@ static void sloc(st_reader *r, st_proc *p, const unsigned char *pl, st_text *run
     } else if (!define(r, &p->scopes, s->index, s, &old, loc)) {
         scope_unref(r, s);
         return;
+    }
+    s->listed = true;
+    if (run) run->sloc = s; /* its name completes later: twin_join() then */
+    if (old) {
+        ((st_scope *)old)->listed = false;
+        twin_leave(r, old);
     }
     if (old && old == r->lent) {
         /* plain_hit()'s last event points into it, and stays valid until
@@ -889,7 +1017,7 @@ static TW_INLINE bool plain_hit(st_reader *r, const unsigned char *b, tw_event *
     r->lent = s;
     uint64_t rec = r->rec++;
     tw_event_clear(ev);
-    ev->kind = hit_kind(r, 0, s);
+    ev->kind = s->kind;
     ev->pid = p->pid;
     ev->tid = tid;
     ev->ts = ts;
@@ -1127,6 +1255,14 @@ typedef struct st_writer {
     tw_write_ctx ctx;
     bool xml, prologue, has_start;
     uint32_t start;
+    /* A FLOC written for a file property is held back, with the buffers
+     * after it, while further properties of that file follow, so that its
+     * `properties` can be their number (hold_flush()). */
+    bool holding;
+    uint32_t hold_pid;         /* the stream's process id */
+    const tw_str *hold_file;
+    unsigned hold_props;
+    tw_buf hold;               /* the buffers held, the FLOC first */
     st_ids pids, tids;
     tw_u64map procmap;
     st_wproc **procs;
@@ -1159,6 +1295,22 @@ static int map_id(st_ids *m, uint64_t id, uint16_t *out, bool *renumbered) {
 
 static void xml_buffer(st_writer *w, const unsigned char *b);
 
+static void out_buffer(st_writer *w, const unsigned char *b) {
+    if (w->xml) xml_buffer(w, b);
+    else tw_out_write(w->ctx.out, b, 24);
+}
+
+/* Write the buffers held, the FLOC's `properties` set to the number of
+ * FPROPERTY buffers of its file among them. */
+static void hold_flush(st_writer *w) {
+    if (!w->holding) return;
+    w->holding = false;
+    unsigned char *b = (unsigned char *)w->hold.p;
+    wr(b + 8 + 4, w->hold_props, 2);
+    for (size_t off = 0; off < w->hold.len; off += 24) out_buffer(w, b + off);
+    w->hold.len = 0;
+}
+
 static void emit(st_writer *w, unsigned flags, uint16_t pid, uint32_t seq,
                  const unsigned char payload[16]) {
     unsigned char b[24];
@@ -1166,8 +1318,11 @@ static void emit(st_writer *w, unsigned flags, uint16_t pid, uint32_t seq,
     wr(b + 2, pid, 2);
     wr(b + 4, seq, 4);
     memcpy(b + 8, payload, 16);
-    if (w->xml) xml_buffer(w, b);
-    else tw_out_write(w->ctx.out, b, sizeof b);
+    if (w->holding) {
+        if (tw_buf_append(&w->hold, b, sizeof b)) return;
+        hold_flush(w); /* out of memory: what is held goes out as it is */
+    }
+    out_buffer(w, b);
 }
 
 /* The INFO run of a text: 16-byte chunks, the last NUL-padded. */
@@ -1238,8 +1393,9 @@ static st_wproc *wproc(st_writer *w, uint32_t pid) {
 }
 
 /* The file number of a source file (NULL: none) in a process; a new one is
- * defined by a FLOC with the sequence number of the hit that needs it. */
-static int file_num(st_writer *w, st_wproc *p, const tw_str *file, uint32_t seq,
+ * defined by a FLOC with the sequence number of the hit that needs it
+ * (`hold`: held back, see st_writer.holding). */
+static int file_num(st_writer *w, st_wproc *p, const tw_str *file, uint32_t seq, bool hold,
                     uint16_t *num) {
     uint64_t key = file ? (uint64_t)file->id + 1 : 0;
     uintptr_t v = (uintptr_t)tw_u64map_get(&p->files, key);
@@ -1252,6 +1408,12 @@ static int file_num(st_writer *w, st_wproc *p, const tw_str *file, uint32_t seq,
     *num = (uint16_t)++p->nfiles;
     unsigned char pl[16] = {0};
     wr(pl, *num, 2);
+    if (hold && tw_buf_reserve(&w->hold, 24)) {
+        w->holding = true;
+        w->hold_file = file;
+        w->hold_props = 0;
+        w->hold.len = 0;
+    }
     emit(w, T_FLOC | (file ? F_HAS_INFO : 0), p->pid, seq, pl);
     if (file) emit_text(w, p->pid, seq, file->s, file->len);
     return 0;
@@ -1270,7 +1432,7 @@ static int checkpoint(st_writer *w, st_wproc *p, const tw_str *name, unsigned st
         }
     if (p->nscopes == 0xFFFF) return -1;
     uint16_t filenum;
-    int rc = file_num(w, p, file, seq, &filenum);
+    int rc = file_num(w, p, file, seq, false, &filenum);
     if (rc) return rc;
     st_cp *c = calloc(1, sizeof *c);
     if (!c || !tw_grow(&p->cpv, &p->ccp, p->ncp + 1, sizeof *p->cpv, 16) ||
@@ -1315,12 +1477,20 @@ static bool source_of(st_writer *w, const tw_event *ev, const tw_str **file, uns
 }
 
 /* A file property the reader found (meta stacktrack.file_property, msg
- * "name=value", the file as attribute): an FPROPERTY of that file. */
+ * "name=value", the file as attribute): an FPROPERTY of that file, with
+ * the sequence number of the process's last HIT (1, the first HIT's, before
+ * it: only PROLOGUE, PROCINFO, TIMETYPE and TIMEINFO have 0).  When it is
+ * the first use of the file, its FLOC is held back while more properties
+ * of the file follow, to count them. */
 static int property(st_writer *w, const tw_event *ev, const tw_str *file) {
+    bool more = w->holding && ev->pid == w->hold_pid && file == w->hold_file;
+    if (!more) hold_flush(w);
     st_wproc *p = wproc(w, ev->pid);
     if (!p) return w->pids.map.n < 0x10000 ? -2 : 0; /* a loss counted by wproc() */
+    uint32_t seq = p->seq ? p->seq : 1;
     uint16_t filenum;
-    int rc = file_num(w, p, file, p->seq, &filenum);
+    if (!more) w->hold_pid = ev->pid; /* for the FLOC file_num() may hold */
+    int rc = file_num(w, p, file, seq, !more, &filenum);
     if (rc == -1) tw_loss_add(w->ctx.loss, "file properties beyond 65535 files", 1);
     if (rc) return rc;
     uintptr_t n = (uintptr_t)tw_u64map_get(&p->props, filenum);
@@ -1328,8 +1498,9 @@ static int property(st_writer *w, const tw_event *ev, const tw_str *file) {
     unsigned char pl[16] = {0};
     wr(pl, filenum, 2);
     wr(pl + 4, n, 2);
-    emit(w, T_FPROP | (ev->msg ? F_HAS_INFO : 0), p->pid, p->seq, pl);
-    if (ev->msg) emit_text(w, p->pid, p->seq, ev->msg, ev->msg_len);
+    emit(w, T_FPROP | (ev->msg ? F_HAS_INFO : 0), p->pid, seq, pl);
+    if (ev->msg) emit_text(w, p->pid, seq, ev->msg, ev->msg_len);
+    if (w->holding && ++w->hold_props == 0x7FFF) hold_flush(w); /* properties is an int16 */
     return 0;
 }
 
@@ -1351,6 +1522,7 @@ static int st_wevent(void *state, const tw_event *ev) {
         /* fall through */
     default: tw_loss_drop(w->ctx.loss, ev); return TW_OK;
     }
+    hold_flush(w);
     if (!source_of(w, ev, &file, &line)) goto oom;
     if (ev->cat) tw_loss_add(w->ctx.loss, "categories", 1);
     if (ev->has_value) tw_loss_add(w->ctx.loss, "event values dropped", 1);
@@ -1389,6 +1561,7 @@ static void st_wfree(void *state) {
     if (!w) return;
     for (size_t i = 0; i < w->nprocs; i++) wproc_free(w->procs[i]);
     free(w->procs);
+    tw_buf_free(&w->hold);
     tw_u64map_free(&w->procmap);
     tw_u64map_free(&w->pids.map);
     tw_u64map_free(&w->tids.map);
@@ -1430,6 +1603,7 @@ static int st_wbegin(const tw_write_ctx *ctx, void **state) { return wbegin(ctx,
 
 static int st_wend(void *state) {
     st_writer *w = state;
+    hold_flush(w);
     if (!w->prologue) emit_prologue(w, 0);
     return TW_OK;
 }
@@ -1519,7 +1693,8 @@ static const tw_option st_options[] = {
     {OPT_ENTRY, TW_OPT_INT, "3", NULL, TW_OPT_READ,
      "SLOC style of scope-entry checkpoints (inferred: 3)"},
     {OPT_EXIT, TW_OPT_INT, "4", NULL, TW_OPT_READ,
-     "SLOC style of scope-exit checkpoints (assumed: 4; hits with flag bits 0xFC00 are exits too)"},
+     "SLOC style of scope-exit checkpoints (assumed: 4; hits with flag bits 0xFC00, or of a "
+     "checkpoint with an entry's name and line, are exits too)"},
     {OPT_INSTANTS, TW_OPT_BOOL, "no", NULL, TW_OPT_READ,
      "read every HIT as an instant event (no scopes)"},
     {OPT_WINDOW, TW_OPT_INT, "4096", NULL, TW_OPT_READ,

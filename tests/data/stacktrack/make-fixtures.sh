@@ -244,6 +244,101 @@ written() {
     hit $P 4 800000 4 0x04c8
 }
 
+# The spec's exit rule (b): a checkpoint with the name and line of an entry
+# checkpoint (style 3) but another style is that scope's exit.  Process 9:
+# checkpoint 2 (style 5) is defined before its entry checkpoint 1, so its
+# first hits are instants, and ends once checkpoint 1 is known, also where
+# the reader takes its hits the fast way; checkpoint 3 has the name but
+# another line and 4 the line but another name (neither is an exit); 5, a
+# value annotation (style 6) with the entry's name and line, stays an
+# instant.  Checkpoint 6 (style 7) is an exit too; its name arrives after
+# its HIT.  When checkpoint 1 is defined again as `rest` (a new cycle), 2
+# and 6 are no one's exit any more and 4 is the exit of `rest`.  Process 10
+# has a `work` checkpoint of style 5 but its entry is process 9's: an
+# instant.
+exit_twins() {
+    prologue 0x0009
+    timetype 0x0009 1000000000 0
+    floc 0x0009 1 1 'x.c'
+    sloc 0x0009 1 2 5 10 1 'work'
+    hit 0x0009 1 100 2 1
+    hit 0x0009 2 110 2 1
+    sloc 0x0009 3 1 3 10 1 'work'
+    hit 0x0009 3 200 1 1
+    hit 0x0009 4 300 2 1
+    hit 0x0009 5 400 1 1
+    hit 0x0009 6 500 2 1
+    sloc 0x0009 7 3 5 11 1 'work'
+    hit 0x0009 7 600 3 1
+    sloc 0x0009 8 4 5 10 1 'rest'
+    hit 0x0009 8 700 4 1
+    hit 0x0009 9 800 1 1
+    sloc 0x0009 10 5 6 10 1 'work'
+    hit 0x0009 10 900 5 1 0x0100
+    info 0x0009 10 'depth=1'
+    header 0x0103 0x0009 11; int 2 6; int 2 7; int 2 10; int 2 0; int 2 1; end 10
+    hit 0x0009 12 1000 1 1
+    hit 0x0009 13 1100 6 1
+    chunk 0x0009 11 0x02ff 'work'
+    sloc 0x0009 14 1 3 10 1 'rest'
+    hit 0x0009 14 1200 1 1
+    hit 0x0009 15 1300 2 1
+    hit 0x0009 16 1400 6 1
+    hit 0x0009 17 1500 4 1
+    timetype 0x000a 1000000000 0
+    floc 0x000a 1 1 'x.c'
+    sloc 0x000a 1 1 5 10 1 'work'
+    hit 0x000a 1 1600 1 1
+}
+
+# Times whose tick difference from start_hires needs 65 bits: process 5
+# counts 10^18 ticks per second from start_hires 1, and its hits at -2^63
+# and -2^63 + 1 ticks are about 9.2 s before it; process 6's counter,
+# read unsigned, crosses 2^63 (start_hires 2^63 - 256, hits 100, 256 and
+# 512 ticks later; read signed the last two would be 2^64 ticks earlier).
+# hit32 PID SEQ HIGH LOW INDEX TID: a little-endian HIT whose `when` is
+# given as two 32-bit halves (dash saturates the constants below -2^63 + 1
+# and above 2^63 - 1 that `hit` would need).
+hit32() { header 0 "$1" "$2"; int 4 "$4"; int 4 "$3"; int 2 "$5"; int 2 "$6"; end 12; }
+wide_ticks() {
+    prologue 0x0005
+    timetype 0x0005 1000000000000000000 0
+    timeinfo 0x0005 1 1700000000
+    floc 0x0005 1 1 't.c'
+    sloc 0x0005 1 1 6 3 1 'v'
+    hit32 0x0005 1 2147483648 0 1 1
+    hit32 0x0005 2 2147483648 1 1 1
+    timetype 0x0006 1000000000 0
+    timeinfo 0x0006 9223372036854775552 1700000000
+    floc 0x0006 1 1 't.c'
+    sloc 0x0006 1 1 6 4 1 'u'
+    hit 0x0006 1 9223372036854775652 1 1
+    hit32 0x0006 2 2147483648 0 1 1
+    hit32 0x0006 3 2147483648 256 1 1
+}
+
+# What tracewright's writer makes of file properties (the FPROPERTY
+# buffers of stacktrack.file_property events), written out by hand the
+# writer's way: those before the process's first HIT have sequence 1, the
+# one the first HIT gets; the FLOC of a file first used by properties
+# counts those that follow it; a later property of a file whose FLOC is
+# out already (properties 0) has the last HIT's sequence number.
+written_properties() {
+    prologue 0x0003
+    procinfo 0x0003
+    timetype 0x0003 1000000000 0
+    header 0x0101 0x0003 1; int 2 1; int 2 0; int 2 2; end 6
+    info 0x0003 1 'z.c'
+    fproperty 0x0003 1 1 0 'compiler=gcc 12'
+    fproperty 0x0003 1 1 1 'optimization=-O2 -g'
+    floc 0x0003 1 2 'y.c'
+    sloc 0x0003 1 1 3 7 2 'main'
+    hit 0x0003 1 8 1 1
+    fproperty 0x0003 1 2 0 'late=yes'
+    sloc 0x0003 2 2 4 9 2 'main'
+    hit 0x0003 2 20 2 1
+}
+
 # ---- damaged inputs --------------------------------------------------------------
 
 # The input ends 10 bytes into a HIT.
@@ -521,6 +616,9 @@ multi_pid >"$out/good/multi-pid.tlg"
 cycles >"$out/good/cycles.tlg"
 wide >"$out/good/wide.tlg"
 written >"$out/good/written.tlg"
+exit_twins >"$out/good/exit-twins.tlg"
+wide_ticks >"$out/good/wide-ticks.tlg"
+written_properties >"$out/good/written-properties.tlg"
 truncated >"$out/bad/truncated.tlg"
 info_unended >"$out/bad/info-unended.tlg"
 info_window >"$out/bad/info-window.tlg"
