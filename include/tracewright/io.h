@@ -59,7 +59,9 @@ void tw_input_close(tw_input *in);
  * through a memory map, and an access beyond the end of a file that shrank
  * raises SIGBUS.  This installs a SIGBUS handler that maps zeros over the
  * rest of the input instead; the input then reports io-error ("the file
- * was cut to N bytes while it was read") and ends there.  A SIGBUS of
+ * was truncated to N bytes by another program while it was read") and ends
+ * there.  At its end a mapped input looks at the file's size again, which
+ * tells a cut within the last page (that one faults nowhere).  A SIGBUS of
  * anything else ends the process as before.  Call it once, before inputs
  * are opened.  Returns 0, or -1 (errno) when the handler cannot be set.
  */

@@ -79,6 +79,8 @@ struct tw_input {
      * zeros from there on); 0 while it has not */
     _Atomic size_t shrunk;
     bool shrunk_told;     /* reported, and len cut to what is left */
+    bool end_checked;     /* its size looked at again at its end */
+    uint64_t base_off;    /* MAP: the file offset of data[0] */
     size_t ahead_done;    /* mapped ahead up to here */
     size_t ahead_from;    /* while `ahead_busy`: being mapped from here on */
     bool ahead_busy, ahead_off;
@@ -188,8 +190,11 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc) {
         atomic_compare_exchange_strong(&in->shrunk, &none, off + 1);
         return;  /* the access is made again, and reads zeros */
     }
-    /* not a mapping of ours, or it cannot be mended: as without a handler */
+    /* not a mapping of ours, or it cannot be mended: as without a handler
+     * (a fault comes again when the access is made again; a signal sent
+     * with kill() does not, and is raised again) */
     signal(sig, SIG_DFL);
+    if (si->si_code <= 0) (void)raise(sig);
 }
 
 int tw_input_guard_truncation(void) {
@@ -215,33 +220,56 @@ static bool map_register(tw_input *in) {
     return false;
 }
 
-/* The file shrank (seen by the handler): report it once, with the size it
- * has now, and end the input there, or where the reader is when that is
- * further (what it read past the new end was zeros). */
-static TW_NOINLINE void report_shrunk(tw_input *in) {
+/* The file shrank to `now` bytes (seen by the handler, or at the end):
+ * report it once, and end the input where its bytes ended, or where the
+ * reader is when that is further (what it read past the cut was zeros). */
+static TW_NOINLINE void report_shrunk(tw_input *in, uint64_t now) {
     in->shrunk_told = true;
-    struct stat st;
-    uint64_t now = fstat(in->fd, &st) == 0 && st.st_size >= 0 ? (uint64_t)st.st_size : 0;
+    size_t from = now > in->base_off ? (size_t)(now - in->base_off) : 0; /* of the input */
+    size_t f = atomic_load(&in->shrunk);
     size_t skew = (size_t)(in->data - (const unsigned char *)in->map);
-    size_t left = now > skew ? (size_t)now - skew : 0; /* of the input, from data */
-    size_t fault = atomic_load(&in->shrunk) - 1;
-    size_t zeros = fault > skew ? fault - skew : 0, end = zeros;
-    if (left < end) end = left;
-    if (end < in->pos) end = (size_t)in->pos;
+    if (f) {
+        size_t fault = f - 1 > skew ? f - 1 - skew : 0; /* the first page read as zeros */
+        if (fault < from) from = fault;
+    }
+    size_t end = from < in->pos ? (size_t)in->pos : from;
     if (end < in->len) in->len = end;
     tw_loc loc = {.file = in->name, .kind = TW_LOC_FILE};
     tw_report(in->diag, TW_R_IO_ERROR, &loc,
               "the file was truncated to %llu bytes by another program while it was read; "
-              "its bytes from %zu on were gone (read as zeros), and reading stopped",
-              (unsigned long long)now, zeros);
+              "its bytes from %llu on were gone (read as zeros), and reading stopped",
+              (unsigned long long)now, (unsigned long long)(in->base_off + from));
+}
+
+static uint64_t size_now(const tw_input *in) {
+    struct stat st;
+    return fstat(in->fd, &st) == 0 && st.st_size >= 0 ? (uint64_t)st.st_size : 0;
+}
+
+/* At the end of a mapped input, once: whether the file is shorter than it
+ * was (a cut within its last page faults nowhere: the kernel fills the rest
+ * of that page with zeros).  True when that was reported now. */
+static TW_NOINLINE bool end_check(tw_input *in) {
+    in->end_checked = true;
+    uint64_t now = size_now(in);
+    if (in->shrunk_told || now >= in->base_off + (uint64_t)in->size) return false;
+    report_shrunk(in, now);
+    return true;
 }
 
 static inline bool check_shrunk(tw_input *in) {
-    if (in->mode == MODE_MAP && !in->shrunk_told && atomic_load_explicit(&in->shrunk, memory_order_relaxed)) {
-        report_shrunk(in);
+    if (in->mode == MODE_MAP && !in->shrunk_told &&
+        atomic_load_explicit(&in->shrunk, memory_order_relaxed)) {
+        report_shrunk(in, size_now(in));
         return true;
     }
     return false;
+}
+
+/* check_shrunk(), and at the end of a mapped input its size once more */
+static inline bool check_end(tw_input *in) {
+    if (check_shrunk(in)) return true;
+    return in->mode == MODE_MAP && !in->end_checked && end_check(in);
 }
 
 int tw_input_open(const char *path, const tw_input_opts *opts,
@@ -322,6 +350,7 @@ int tw_input_open(const char *path, const tw_input_opts *opts,
                 in->released = 0;
                 in->data = (const unsigned char *)m + (here - aligned);
                 in->release_at = RELEASE_STEP + RELEASE_KEEP - (uint64_t)(here - aligned);
+                in->base_off = (uint64_t)here;
                 in->len = (size_t)in->size;
                 /* the mapping length is kept in `cap` for munmap */
                 in->cap = maplen;
@@ -335,6 +364,7 @@ int tw_input_open(const char *path, const tw_input_opts *opts,
                     in->map = NULL;
                     in->data = NULL;
                     in->len = in->cap = 0;
+                    in->release_at = UINT64_MAX; /* nothing mapped to give back */
                 }
             }
         }
@@ -682,7 +712,7 @@ static TW_NOINLINE void skip_long_mem(tw_input *in, size_t look) {
 
 static inline int getline_mem(tw_input *in, tw_line *line) {
     for (;;) {
-        if (in->pos >= in->len) return check_shrunk(in) ? -1 : 0;
+        if (in->pos >= in->len) return check_end(in) ? -1 : 0;
         const unsigned char *s = in->data + in->pos;
         size_t avail = in->len - (size_t)in->pos;
         /* look no further than the longest line allowed */
@@ -756,6 +786,7 @@ size_t tw_input_window(tw_input *in, const unsigned char **p) {
         if (check_shrunk(in)) return tw_input_window(in, p);
         *p = in->data + in->pos;
         avail = in->pos < in->len ? in->len - (size_t)in->pos : 0;
+        if (!avail && check_end(in)) return tw_input_window(in, p);
     }
     return avail <= in->max_line ? avail : in->max_line + 1;
 }
@@ -776,7 +807,7 @@ void tw_input_take_line(tw_input *in, size_t len, tw_line *line) {
 int tw_input_peek(tw_input *in, size_t want, const unsigned char **p, size_t *got) {
     if (in->mode != MODE_STREAM) {
         size_t avail = in->pos < in->len ? in->len - (size_t)in->pos : 0;
-        if (avail < want && check_shrunk(in)) return -1;
+        if (avail < want && check_end(in)) return -1;
         *p = in->data + in->pos;
         *got = avail < want ? avail : want;
         return 0;

@@ -111,11 +111,17 @@ tw_outdir *tw_outdir_open(const char *path, const tw_outdir_spec *spec) {
     tw_outdir *d = calloc(1, sizeof *d);
     size_t n = strlen(path);
     while (n > 1 && path[n - 1] == '/') n--;  /* "out/" names "out" */
+    if (d) d->path = strndup(path, n);
     struct stat l;
-    if (d && lstat(path, &l) == 0 && S_ISLNK(l.st_mode))
-        d->path = realpath(path, NULL); /* a link to an earlier output: that one is replaced */
-    else if (d)
-        d->path = strndup(path, n);
+    if (d && d->path && lstat(d->path, &l) == 0 && S_ISLNK(l.st_mode)) {
+        /* a link to an earlier output: that one is replaced, the link kept
+         * (a link to nothing is replaced itself, as a file would be) */
+        char *real = realpath(d->path, NULL);
+        if (real) {
+            free(d->path);
+            d->path = real;
+        }
+    }
     if (d && d->path) d->tmp = tw_temporary_name(d->path, false, ".tmp-XXXXXX");
     if (!d || !d->path || !d->tmp) {
         if (d) free(d->path);

@@ -43,7 +43,7 @@ static tw_output *new_output(int fd, const char *name, size_t cap) {
  * tw_remove_temporaries(): slots a signal handler reads without a lock (a
  * path is stored complete before its slot is set, and freed after its slot
  * is cleared). */
-#define TEMP_SLOTS 64
+#define TEMP_SLOTS 1024 /* a ctf output's stream files count too */
 /* a directory's path is tagged in its lowest bit (malloc'ed: even) */
 static _Atomic uintptr_t temp_slot[TEMP_SLOTS];
 

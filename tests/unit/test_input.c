@@ -784,3 +784,36 @@ void test_input_truncated(void) {
     }
     free(text);
 }
+
+/* A cut within the file's last page faults nowhere (the kernel fills the
+ * rest of the page with zeros): the input looks at the file's size at its
+ * end and reports the cut all the same. */
+void test_input_truncated_last_page(void) {
+    CHECK_EQ_I(tw_input_guard_truncation(), 0);
+    char text[6150];
+    for (size_t i = 0; i < sizeof text; i++) text[i] = i % 50 == 49 ? '\n' : 'x';
+    const char *path = tu_tempfile(1, ".txt", text, sizeof text);
+    CHECK(path != NULL);
+    if (!path) return;
+    tu_diags d;
+    tu_diags_init(&d);
+    tw_input *in;
+    CHECK(tw_input_open(path, NULL, &d.sink, &in) == 0);
+    if (!in) return;
+    tw_line l;
+    CHECK_EQ_I(tw_input_getline(in, &l), 1);
+    CHECK_EQ_I(truncate(path, 5000), 0);
+    int rc;
+    size_t n = 1;
+    while ((rc = tw_input_getline(in, &l)) == 1) n++;
+    CHECK_EQ_I(rc, -1);
+    CHECK(n <= 123); /* 100 lines were left, and 1150 zeros read as one more */
+    int k = tu_diag_find(&d, "io-error");
+    CHECK(k >= 0);
+    if (k >= 0)
+        CHECK_STR(d.msg[k], "the file was truncated to 5000 bytes by another program while it was "
+                            "read; its bytes from 5000 on were gone (read as zeros), and reading "
+                            "stopped");
+    tw_input_close(in);
+    unlink(path);
+}

@@ -23,3 +23,18 @@ for sig in TERM HUP; do
         rm -r out
     done
 done
+# SIGBUS sent by another program (not a fault of a mapped input) ends the
+# run as it would without tracewright's handler for cut inputs
+mkdir out
+tracewright convert -f rtl -t jsonl -o out/run.jsonl - <feed 2>/dev/null &
+tw=$!
+{ cat big.log; exec sleep 60; } >feed &
+feeder=$!
+n=0
+while [ -z "$(ls -A out)" ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
+sleep 0.2
+kill -BUS $tw
+wait $tw 2>/dev/null
+echo "BUS: exit $?"
+kill $feeder
+wait $feeder 2>/dev/null
