@@ -38,3 +38,4 @@ wait $tw 2>/dev/null
 echo "BUS: exit $?"
 kill $feeder
 wait $feeder 2>/dev/null
+true
