@@ -108,4 +108,8 @@ char *tu_convert(const char *jsonl, const char *fmt, tu_diags *d, size_t *len);
  * slot 0..3) or NULL. */
 const char *tu_tempfile(int slot, const char *suffix, const void *text, size_t len);
 
+/* Whether the tests run under valgrind (its preload library is in
+ * LD_PRELOAD): a test that valgrind cannot run as the machine does skips. */
+bool tu_under_valgrind(void);
+
 #endif

@@ -133,3 +133,8 @@ const char *tu_tempfile(int slot, const char *suffix, const void *text, size_t l
     fclose(f);
     return p;
 }
+
+bool tu_under_valgrind(void) {
+    const char *p = getenv("LD_PRELOAD");
+    return p && strstr(p, "vgpreload") != NULL;
+}

@@ -731,6 +731,9 @@ void test_input_wait(void) {
  * cut (getline and peek give the end, or -1); what was read before the cut
  * is intact.  Without the guard this ends the process. */
 void test_input_truncated(void) {
+    /* valgrind does not make again, as the machine does, an access that the
+     * SIGBUS handler mended (it resumes with registers of its own) */
+    if (tu_under_valgrind()) return;
     CHECK_EQ_I(tw_input_guard_truncation(), 0);
     enum { LINES = 100000, W = 32 };
     size_t len = (size_t)LINES * W;
@@ -789,6 +792,9 @@ void test_input_truncated(void) {
  * rest of the page with zeros): the input looks at the file's size at its
  * end and reports the cut all the same. */
 void test_input_truncated_last_page(void) {
+    /* valgrind does not make again, as the machine does, an access that the
+     * SIGBUS handler mended (it resumes with registers of its own) */
+    if (tu_under_valgrind()) return;
     CHECK_EQ_I(tw_input_guard_truncation(), 0);
     char text[6150];
     for (size_t i = 0; i < sizeof text; i++) text[i] = i % 50 == 49 ? '\n' : 'x';

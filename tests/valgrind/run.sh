@@ -84,7 +84,7 @@ suite() {
     p=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1/p')
     f=$(printf '%s\n' "$last" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\2/p')
     if [ -z "$p" ]; then
-        echo "suite '$title' did not report its results (exit status $status)"
+        echo "suite '$2' did not report its results (exit status $status)"
         p=0
         f=1
     elif [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
