@@ -182,18 +182,26 @@ static bool name_message(rtl_reader *r, tw_event *e, const char *s, size_t n,
     return false;
 }
 
-/* Timer ms -> ns with wrap-around handling; false (reported) on overflow. */
-static TW_NOINLINE bool convert_ms(rtl_reader *r, uint64_t ms, bool ovf, const char *digits,
-                                   size_t ndigits, const tw_loc *loc, int64_t *ts) {
-    uint64_t eff = ms + r->wrap_ms;
-    if (!ovf && ms < WRAP_MS && r->have_prev) {
-        if (r->prev_ms > eff && r->prev_ms - eff > WRAP_MS / 2) {
-            r->wrap_ms += WRAP_MS;  /* the 32-bit timer wrapped */
+/* The wrap-around rule: the time of timer value ms after a record at
+ * `prev`, with the wraps so far in *wrap (the reader's, and the writer's
+ * check of what the reader will make of the times it writes). */
+static uint64_t wrap_rule(uint64_t ms, uint64_t prev, uint64_t *wrap) {
+    uint64_t eff = ms + *wrap;
+    if (ms < WRAP_MS) {
+        if (prev > eff && prev - eff > WRAP_MS / 2) {
+            *wrap += WRAP_MS;  /* the 32-bit timer wrapped */
             eff += WRAP_MS;
-        } else if (r->wrap_ms && eff > r->prev_ms && eff - r->prev_ms > WRAP_MS / 2) {
+        } else if (*wrap && eff > prev && eff - prev > WRAP_MS / 2) {
             eff -= WRAP_MS;  /* a late record from before the wrap */
         }
     }
+    return eff;
+}
+
+/* Timer ms -> ns with wrap-around handling; false (reported) on overflow. */
+static TW_NOINLINE bool convert_ms(rtl_reader *r, uint64_t ms, bool ovf, const char *digits,
+                                   size_t ndigits, const tw_loc *loc, int64_t *ts) {
+    uint64_t eff = !ovf && r->have_prev ? wrap_rule(ms, r->prev_ms, &r->wrap_ms) : ms + r->wrap_ms;
     if (ovf || eff < ms || eff > MAX_MS) {
         tw_report(r->ctx.diag, TW_R_TIME_OVERFLOW, loc,
                   "time stamp %.*s%s ms%s does not fit in 64-bit nanoseconds; line skipped",
@@ -843,18 +851,12 @@ static void put_text(rtl_writer *w, const char *s, size_t n) {
         tw_loss_add(w->ctx.loss, "line breaks in names replaced by spaces", 1);
 }
 
-/* read_back() for the other cases: convert_ms() step by step.  The time
+/* read_back() for the other cases: the reader's rule step by step.  The time
  * is at most MAX_MS (tw_write_time()), and so are the reader's times. */
 static TW_NOINLINE void read_back_far(rtl_writer *w, uint64_t ms) {
-    uint64_t eff = ms + w->rb_wrap;
-    if (ms < WRAP_MS) {  /* have_prev: rb_prev and rb_wrap are 0 without it */
-        if (w->rb_prev > eff && w->rb_prev - eff > WRAP_MS / 2) {
-            w->rb_wrap += WRAP_MS;
-            eff += WRAP_MS;
-        } else if (w->rb_wrap && eff > w->rb_prev && eff - w->rb_prev > WRAP_MS / 2) {
-            eff -= WRAP_MS;
-        }
-    }
+    /* (before the first time, rb_prev and rb_wrap are 0: the rule moves
+     * nothing, as the reader's without a previous record) */
+    uint64_t eff = wrap_rule(ms, w->rb_prev, &w->rb_wrap);
     if (eff > MAX_MS) {  /* the reader skips it with a time-overflow error */
         tw_loss_add(w->ctx.loss,
                     "times pushed past 2^63 ns by the reader's wrap-around rule (skipped on "
