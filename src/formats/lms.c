@@ -61,6 +61,107 @@ static int lms_probe(const unsigned char *head, size_t len, const char *path) {
     return score;
 }
 
+/* ---- tracks --------------------------------------------------------------- */
+
+/*
+ * LMS records no threads, but runtimes run in parallel threads and their
+ * markers interleave in the one stream, where they do not nest.  Labels
+ * name the runtime: `R` for a runtime's cycle, `R.M` for its module M
+ * (2015-11 to 2016-08; bare module names after that).  So each label gets
+ * a track, the reader's thread id, fixed when the label is first met:
+ *
+ *   - `R.M` whose R is a label already met (a runtime): R's track; the
+ *     file is then known to name modules so;
+ *   - `R.M` whose R is not such a label, or `.M`: track 0;
+ *   - a label without a dot, in a file known to name modules so: a runtime
+ *     of its own, on a new track (1, 2, ...);
+ *   - any other label without a dot: track 0, and a runtime there.
+ *
+ * Files of one runtime, of bare module names, and of names that only look
+ * qualified keep everything on track 0, as the file wrote it; runtimes met
+ * before the first `R.M` label share track 0.  The writer runs the same
+ * rule to tell whether the threads it is given come back (docs/formats/lms.md).
+ */
+typedef struct lms_tracks {
+    uint32_t *of;         /* by tw_str id: track + 1; 0 = not yet met */
+    size_t cap;
+    tw_u64map runtimes;   /* tw_hash of a runtime label (+ probe) -> its tw_str */
+    const tw_str **names; /* the first runtime of each track */
+    uint32_t n;           /* tracks so far (0 before the first label) */
+    bool qualified;       /* an `R.M` label named a runtime */
+} lms_tracks;
+
+static void tracks_free(lms_tracks *t) {
+    free(t->of);
+    tw_u64map_free(&t->runtimes);
+    free(t->names);
+}
+
+/* The runtime label with these bytes, or NULL; or, with `add`, its slot
+ * (NULL when out of memory).  Keys are the bytes' tw_hash(), probed onwards
+ * on a collision. */
+static const tw_str **runtime_slot(lms_tracks *t, const char *s, size_t n, bool add) {
+    for (uint64_t key = tw_hash(s, n);; key++) {
+        void **v = add ? tw_u64map_slot(&t->runtimes, key) : tw_u64map_ref(&t->runtimes, key);
+        if (!v) return NULL;
+        const tw_str *r = *v;
+        if (!r || (r->len == n && memcmp(r->s, s, n) == 0)) return (const tw_str **)v;
+    }
+}
+
+/* The track of a label met for the first time (track_of()). */
+static int64_t track_new(lms_tracks *t, const tw_str *label, bool *created) {
+    *created = false;
+    if (label->id >= t->cap) {
+        size_t nc = t->cap ? t->cap : 64;
+        while (nc <= label->id) nc *= 2;
+        uint32_t *of = realloc(t->of, nc * sizeof *of);
+        if (!of) return -1;
+        memset(of + t->cap, 0, (nc - t->cap) * sizeof *of);
+        t->of = of;
+        t->cap = nc;
+    }
+    if (!t->n) {  /* track 0 exists from the first label on */
+        if (!(t->names = calloc(1, sizeof *t->names))) return -1;
+        t->n = 1;
+    }
+    uint32_t track = 0;
+    const char *dot = memchr(label->s, '.', label->len);
+    if (dot && dot > label->s) {
+        const tw_str **rt = runtime_slot(t, label->s, (size_t)(dot - label->s), false);
+        if (rt && *rt) {
+            track = t->of[(*rt)->id] - 1;
+            t->qualified = true;
+        }
+    } else if (!dot) {
+        const tw_str **rt = runtime_slot(t, label->s, label->len, true);
+        if (!rt) return -1;
+        if (t->qualified) {
+            if (t->n == UINT32_MAX - 1) return -1;
+            const tw_str **names = realloc(t->names, ((size_t)t->n + 1) * sizeof *names);
+            if (!names) return -1;
+            t->names = names;
+            track = t->n++;
+            names[track] = NULL;
+            *created = true;
+        }
+        if (!t->names[track]) t->names[track] = label;
+        *rt = label;
+    }
+    t->of[label->id] = track + 1;
+    return track;
+}
+
+/* The track of `label` (its first time: by the rule above); -1 when out of
+ * memory.  *created tells whether the label opened a new track. */
+static inline int64_t track_of(lms_tracks *t, const tw_str *label, bool *created) {
+    if (label->id < t->cap && t->of[label->id]) {
+        *created = false;
+        return t->of[label->id] - 1;
+    }
+    return track_new(t, label, created);
+}
+
 /* ---- reader -------------------------------------------------------------- */
 
 typedef struct lms_reader {
@@ -76,6 +177,15 @@ typedef struct lms_reader {
     uint64_t next_id;     /* the id the next new mapping should have */
     bool legacy_noted;
     bool mapped;          /* a mapping line was read: not the 2015 variant */
+    lms_tracks tracks;
+    /* thread names waiting to be given (a second track gives two), before
+     * the event of the line that opened the track, held meanwhile */
+    const tw_str *thread_name;
+    uint32_t pend[2];
+    unsigned npend, ipend;
+    tw_loc pend_loc;
+    bool held;
+    tw_event held_ev;
     /* the input's window for lines read in place (tw_input_window()), kept
      * from one line to the next; nwin 0 once a line was read otherwise */
     const unsigned char *win;
@@ -99,12 +209,41 @@ static void lms_close(void *state) {
     free(r->label_id);
     free(r->label_mapped);
     tw_u64map_free(&r->reported);
+    tracks_free(&r->tracks);
     free(r);
 }
 
 static bool oom(lms_reader *r, const tw_loc *loc) {
     tw_intern_failed(&r->ctx, loc, "label");
     return false;
+}
+
+/* The thread id of an event of `label`: its track. */
+static inline uint64_t tid_of(const lms_tracks *t, const tw_str *label) {
+    return label->id < t->cap && t->of[label->id] ? t->of[label->id] - 1 : 0;
+}
+
+/* Give `label` its track, when met on line l; a new track's name (and,
+ * for the second one, the first's) waits to be given before the line's
+ * event.  False when out of memory (reported; the label stays on track 0). */
+static bool give_track(lms_reader *r, const tw_line *l, const tw_str *label) {
+    bool created;
+    int64_t track = track_of(&r->tracks, label, &created);
+    tw_loc loc = tw_text_loc(r->file, l, 0);
+    if (track < 0) {
+        tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, &loc, "out of memory for the tracks of labels");
+        return false;
+    }
+    if (!created) return true;
+    if (!r->thread_name && !(r->thread_name = tw_intern_cstr(r->ctx.strtab, TW_META_THREAD_NAME))) {
+        tw_intern_failed(&r->ctx, &loc, "the name of a track");
+        return false;
+    }
+    r->npend = r->ipend = 0;
+    if (track == 1) r->pend[r->npend++] = 0;
+    r->pend[r->npend++] = (uint32_t)track;
+    r->pend_loc = loc;
+    return true;
 }
 
 /* A bad line: reported as bad-record, or as truncated-file when it is the
@@ -162,7 +301,7 @@ static bool map_label(lms_reader *r, const tw_line *l, uint64_t id, const char *
     r->label_id[s->id] = id;
     if (!tw_u64map_put(&r->labels, id, (void *)s)) return oom(r, &loc);
     remember(r, id, s);
-    return true;
+    return give_track(r, l, s);
 }
 
 static const tw_str *label_of(lms_reader *r, const tw_line *l, uint64_t id) {
@@ -187,6 +326,7 @@ static const tw_str *label_of(lms_reader *r, const tw_line *l, uint64_t id) {
         return NULL;
     }
     remember(r, id, s);
+    give_track(r, l, s);
     return s;
 }
 
@@ -198,6 +338,7 @@ static TW_INLINE void record_event(lms_reader *r, const tw_line *l, tw_event *ev
     ev->kind = l->s[0] == '0' ? TW_BEGIN : TW_END;
     ev->ts = ts;
     ev->name = name;
+    ev->tid = tid_of(&r->tracks, name);
     ev->loc = tw_text_loc(r->file, l, 0);
 }
 
@@ -260,6 +401,7 @@ static bool lms_line(lms_reader *r, const tw_line *l, tw_event *ev) {
         diff_col = 2;
         tw_loc loc = tw_text_loc(r->file, l, (size_t)(f3 - s));
         if (!(name = tw_intern(r->ctx.strtab, f3, f3n))) return oom(r, &loc);
+        give_track(r, l, name);
     } else {
         size_t d0 = f3n && f3[0] == '-', dn = d0;
         while (dn < f3n && f3[dn] >= '0' && f3[dn] <= '9') dn++;
@@ -341,9 +483,32 @@ static TW_INLINE bool plain_inplace(lms_reader *r, tw_event *ev) {
     return true;
 }
 
+/* The next waiting thread name, else the held event: false when none. */
+static bool give_waiting(lms_reader *r, tw_event *ev) {
+    if (r->ipend < r->npend) {
+        uint32_t track = r->pend[r->ipend++];
+        if (r->ipend == r->npend) r->npend = r->ipend = 0;
+        const tw_str *rt = r->tracks.names[track];
+        tw_event_clear(ev);
+        ev->kind = TW_META;
+        ev->name = r->thread_name;
+        (void)tw_to_ns(r->cum_us, TW_NS_PER_US, &ev->ts); /* in range: checked when summed */
+        ev->tid = track;
+        ev->msg = rt->s;
+        ev->msg_len = rt->len;
+        ev->loc = r->pend_loc;
+        return true;
+    }
+    if (!r->held) return false;
+    r->held = false;
+    *ev = r->held_ev;
+    return true;
+}
+
 static TW_INLINE int lms_next_one(void *state, tw_event *ev) {
     lms_reader *r = state;
     tw_line l;
+    if (give_waiting(r, ev)) return TW_OK;
     for (;;) {
         if (tw_diag_stopped(r->ctx.diag)) return TW_ERR;
         if (plain_inplace(r, ev)) return TW_OK;
@@ -351,7 +516,16 @@ static TW_INLINE int lms_next_one(void *state, tw_event *ev) {
         int rc = tw_input_getline(r->ctx.in, &l);
         if (rc < 0) return TW_ERR;
         if (rc == 0) return TW_EOF;
-        if (plain_line(r, &l, ev) || lms_line(r, &l, ev)) return TW_OK;
+        bool got = plain_line(r, &l, ev) || lms_line(r, &l, ev);
+        if (r->npend) {  /* the line opened a track: its name comes first */
+            if (got) {
+                r->held_ev = *ev;
+                r->held = true;
+            }
+            give_waiting(r, ev);
+            return TW_OK;
+        }
+        if (got) return TW_OK;
     }
 }
 
@@ -366,15 +540,45 @@ typedef struct lms_writer {
     uint32_t pid;
     uint64_t tid;
     tw_u64map threads; /* extra (pid, tid) seen, for the loss count */
+    uint64_t merged;   /* threads merged, when they do not come back */
+    uint64_t moved;    /* events read back on another track than their own */
+    /* Whether the reader gives every event its thread back: one process and
+     * each event's thread the track its label gets (lms_tracks) */
+    lms_tracks tracks;
+    bool exact;
+    /* the thread names given, checked at the end against the tracks' */
+    struct lms_named {
+        uint64_t tid;
+        char *s;
+        size_t n;
+    } *named;
+    size_t nnamed, named_cap;
 } lms_writer;
 
 static int lms_begin(const tw_write_ctx *ctx, void **state) {
     lms_writer *w = tw_state_alloc(ctx->diag, sizeof *w);
     if (!w) return TW_ERR;
     w->ctx = *ctx;
+    w->exact = true;
     if (ctx->info->has_origin) tw_loss_add(ctx->loss, "wall-clock origin dropped", 1);
     if (ctx->info->has_pid) tw_loss_add(ctx->loss, "process id dropped", 1);
     *state = w;
+    return TW_OK;
+}
+
+/* A thread name, kept for lms_end() to tell whether it comes back. */
+static int keep_name(lms_writer *w, const tw_event *ev) {
+    char *copy = malloc(ev->msg_len + 1);
+    if (!copy || !tw_grow(&w->named, &w->named_cap, w->nnamed + 1, sizeof *w->named, 4)) {
+        free(copy);
+        tw_report(w->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        return TW_ERR;
+    }
+    if (ev->msg_len) memcpy(copy, ev->msg, ev->msg_len);
+    struct lms_named *nm = &w->named[w->nnamed++];
+    nm->tid = ev->tid;
+    nm->s = copy;
+    nm->n = ev->msg_len;
     return TW_OK;
 }
 
@@ -382,6 +586,8 @@ static int lms_event(void *state, const tw_event *ev) {
     lms_writer *w = state;
     tw_output *o = w->ctx.out;
     if (ev->kind != TW_BEGIN && ev->kind != TW_END) {
+        if (ev->kind == TW_META && tw_str_is(ev->name, TW_META_THREAD_NAME))
+            return keep_name(w, ev);
         tw_loss_drop(w->ctx.loss, ev);
         return TW_OK;
     }
@@ -395,9 +601,19 @@ static int lms_event(void *state, const tw_event *ev) {
         uint64_t key = ev->tid * 0x9e3779b97f4a7c15ULL ^ ev->pid;
         if (!tw_u64map_get(&w->threads, key)) {
             /* counts every thread: the first one too when a second appears */
-            tw_loss_add(w->ctx.loss, "threads merged into one", w->threads.n ? 1 : 2);
+            w->merged += w->threads.n ? 1 : 2;
             (void)tw_u64map_put(&w->threads, key, (void *)1); /* on failure: counted again */
         }
+    }
+    bool created;
+    int64_t track = track_of(&w->tracks, ev->name, &created);
+    if (track < 0) {
+        tw_report(w->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        return TW_ERR;
+    }
+    if (ev->pid != w->pid || ev->tid != (uint64_t)track) {
+        w->exact = false;
+        if (track) w->moved++;
     }
     if (ev->cat) tw_loss_add(w->ctx.loss, "categories dropped", 1);
     if (ev->nattrs) tw_loss_add(w->ctx.loss, "event attributes dropped", 1);
@@ -430,9 +646,22 @@ static int lms_event(void *state, const tw_event *ev) {
 
 static int lms_end(void *state) {
     lms_writer *w = state;
+    /* thread names: kept when they are the names the reader gives */
+    for (size_t i = 0; i < w->nnamed; i++) {
+        const struct lms_named *nm = &w->named[i];
+        const tw_str *rt = nm->tid < w->tracks.n ? w->tracks.names[nm->tid] : NULL;
+        if (!w->exact || w->tracks.n < 2 || !rt || rt->len != nm->n ||
+            memcmp(rt->s, nm->s, nm->n) != 0)
+            tw_loss_add(w->ctx.loss, "thread and process names dropped", 1);
+    }
+    if (w->exact) return TW_OK;  /* every thread comes back */
+    if (w->merged) tw_loss_add(w->ctx.loss, "threads merged into one", w->merged);
     /* one thread only: it is read back as thread 0 */
     if (w->have_thread && !w->threads.n && w->tid)
         tw_loss_add(w->ctx.loss, "thread ids dropped", 1);
+    if (w->moved)
+        tw_loss_add(w->ctx.loss, "events read back on the track of their label's runtime",
+                    w->moved);
     return TW_OK;
 }
 
@@ -440,6 +669,9 @@ static void lms_free(void *state) {
     lms_writer *w = state;
     tw_u64map_free(&w->ids);
     tw_u64map_free(&w->threads);
+    tracks_free(&w->tracks);
+    for (size_t i = 0; i < w->nnamed; i++) free(w->named[i].s);
+    free(w->named);
     free(w);
 }
 
@@ -451,7 +683,7 @@ static const char *const lms_exts[] = {".csv", NULL};
 /* What the reader produces and the writer keeps (see tw_fidelity). */
 static const tw_fidelity lms_fidelity = {
     .family = "lms",
-    .produces = TW_KEEP_NESTING | TW_KEEP_NEGATIVE,
+    .produces = TW_KEEP_THREADS | TW_KEEP_NAMES | TW_KEEP_NESTING | TW_KEEP_NEGATIVE,
     .keeps = TW_KEEP_NESTING | TW_KEEP_NEGATIVE | TW_KEEP_IDS,
     .read_clock_ns = TW_NS_PER_US,
     .write_clock_ns = TW_NS_PER_US,
@@ -469,7 +701,7 @@ static int lms_next(void *state, tw_event *ev) { return lms_next_one(state, ev);
 static int lms_batch(void *state, tw_batch *b) {
     lms_reader *r = state;
     while (b->n < b->cap) {
-        if (!tw_diag_stopped(r->ctx.diag)) {
+        if (!tw_diag_stopped(r->ctx.diag) && !r->npend && !r->held) {
             size_t n0 = b->n;
             while (b->n < b->cap && plain_inplace(r, &b->ev[b->n])) b->n++;
             if (b->n > n0) continue;

@@ -176,15 +176,73 @@ static const tw_str *oneline(const tw_str *s) {
 
 /* ---- lms ------------------------------------------------------------------ */
 
+/* The track the lms reader gives each label (docs/formats/lms.md, "Threads
+ * from labels"), restated: a label `R.M` goes to the track of R when R is
+ * a label met before without a dot (the file then names modules so), else
+ * to track 0; a label without a dot to a new track once the file names
+ * modules so, else to track 0.  Linear searches: fixtures are small. */
+typedef struct lms_track_rule {
+    const tw_str *label[4096];
+    uint64_t track[4096];
+    bool runtime[4096];
+    size_t n;
+    const tw_str *names[4096]; /* each track's first runtime */
+    uint64_t ntracks;
+    bool qualified;
+} lms_track_rule;
+
+/* The track of `s`; *opened tells whether it opened one (not track 0). */
+static uint64_t lms_track(lms_track_rule *t, const tw_str *s, bool *opened) {
+    *opened = false;
+    for (size_t i = 0; i < t->n; i++)
+        if (t->label[i] == s) return t->track[i];
+    if (t->n == 4096) {
+        fprintf(stderr, "project: too many labels\n");
+        exit(2);
+    }
+    if (!t->ntracks) t->ntracks = 1;
+    uint64_t track = 0;
+    const char *dot = memchr(s->s, '.', s->len);
+    bool runtime = false;
+    if (dot && dot > s->s) {
+        size_t rn = (size_t)(dot - s->s);
+        for (size_t i = 0; i < t->n; i++)
+            if (t->runtime[i] && t->label[i]->len == rn && memcmp(t->label[i]->s, s->s, rn) == 0) {
+                track = t->track[i];
+                t->qualified = true;
+            }
+    } else if (!dot) {
+        runtime = true;
+        if (t->qualified) {
+            track = t->ntracks++;
+            *opened = true;
+        }
+        if (!t->names[track]) t->names[track] = s;
+    }
+    t->label[t->n] = s;
+    t->track[t->n] = track;
+    t->runtime[t->n++] = runtime;
+    return track;
+}
+
 static void project_lms(stream *in, stream *out) {
     if (info.has_origin) lost |= TW_KEEP_ORIGIN;
     if (info.has_pid) lost |= TW_KEEP_PID;
     info.has_origin = info.has_pid = false;
-    bool first = true;
+    static lms_track_rule rule;
+    bool first = true, exact = true, several = false, moved = false;
     uint32_t pid = 0;
     uint64_t tid = 0;
+    int64_t last_ts = 0;
+    /* the thread names given, checked at the end */
+    const ev *named[256];
+    size_t nnamed = 0;
     for (size_t i = 0; i < in->n; i++) {
         ev e = in->v[i];
+        if (e.kind == TW_META && is(e.name, TW_META_THREAD_NAME) && nnamed < 256) {
+            named[nnamed++] = &in->v[i];
+            continue;
+        }
         if (e.kind != TW_BEGIN && e.kind != TW_END) {
             lost |= kind_part(&e);
             continue;
@@ -194,22 +252,44 @@ static void project_lms(stream *in, stream *out) {
             pid = e.pid;
             tid = e.tid;
             if (pid) lost |= TW_KEEP_PID;
-            if (tid) lost |= TW_KEEP_THREADS;
         } else if (e.pid != pid || e.tid != tid) {
-            lost |= TW_KEEP_THREADS;
+            several = true;
         }
         if (e.cat) lost |= TW_KEEP_CATEGORIES;
         if (e.nattrs || e.has_value) lost |= TW_KEEP_ATTRIBUTES;
         if (e.msg) lost |= TW_KEEP_MESSAGES;
+        e.name = oneline(e.name);
+        bool opened;
+        uint64_t track = lms_track(&rule, e.name, &opened);
+        if (e.pid != pid || e.tid != track) {
+            exact = false;
+            if (track) moved = true; /* read back on another track than its own */
+        }
+        if (opened) { /* the reader names the new track (and track 0, with the second) */
+            for (uint64_t k = track == 1 ? 0 : track; k <= track; k++) {
+                ev m = {.ts = last_ts, .tid = k, .kind = TW_META, .name = S(TW_META_THREAD_NAME)};
+                m.msg = dup_bytes(rule.names[k]->s, rule.names[k]->len);
+                m.msg_len = rule.names[k]->len;
+                push(out, &m);
+            }
+        }
         e.pid = 0;
-        e.tid = 0;
+        e.tid = track;
         e.cat = NULL;
         e.msg = NULL;
         e.nattrs = 0;
         e.has_value = false;
-        e.name = oneline(e.name);
         e.ts = round_to(e.ts, 1000);
+        last_ts = e.ts;
         push(out, &e);
+    }
+    if (!exact && (several || tid || moved)) lost |= TW_KEEP_THREADS;
+    for (size_t i = 0; i < nnamed; i++) {
+        const ev *m = named[i];
+        const tw_str *rt = m->tid < rule.ntracks ? rule.names[m->tid] : NULL;
+        if (!exact || rule.ntracks < 2 || !rt || rt->len != m->msg_len ||
+            (m->msg_len && memcmp(rt->s, m->msg, m->msg_len) != 0))
+            lost |= TW_KEEP_NAMES;
     }
 }
 
@@ -1209,6 +1289,7 @@ static const struct {
     {"events off thread 0", TW_KEEP_THREADS},
     {"events of threads beyond", TW_KEEP_THREADS},
     {"moves of threads", TW_KEEP_THREADS},
+    {"events read back on the track", TW_KEEP_THREADS},
     {"events before time zero", TW_KEEP_NEGATIVE},
     {"instant events dropped", TW_KEEP_INSTANTS},
     {"suspend events dropped", TW_KEEP_SUSPEND},

@@ -150,6 +150,6 @@ void test_lms_writer(void) {
     CHECK_EQ_U(d.n, 2);
     CHECK_STR(d.msg[0], "2 timestamps rounded to the nearest microsecond (the resolution of lms)");
     CHECK_STR(d.msg[1], "the lms format cannot hold everything: wall-clock origin dropped (1), "
-                        "process id dropped (1), threads merged into one (3), line breaks in names replaced by spaces (1), "
-                        "instant events dropped (1), categories dropped (1)");
+                        "process id dropped (1), line breaks in names replaced by spaces (1), "
+                        "instant events dropped (1), categories dropped (1), threads merged into one (3)");
 }
