@@ -95,7 +95,9 @@ tw_pairing *tw_pairing_new(const tw_pairing_hooks *hooks, tw_diag_sink *diag);
 void tw_pairing_set_jitter(tw_pairing *p, int64_t ns);
 /* Feed one event in stream order: TW_OK, or TW_ERR when out of memory. */
 int tw_pairing_event(tw_pairing *p, const tw_event *ev);
-/* Close every scope still open, at the last time seen on its thread. */
+/* Close every scope still open, at the end of its process's trace: the
+ * latest time seen on any thread of the process, or the process's
+ * trace_end metadata event (TW_META_TRACE_END) when that is later. */
 int tw_pairing_finish(tw_pairing *p);
 void tw_pairing_free(tw_pairing *p);
 /* Distinct (pid, tid) seen so far, and their ids by dense index. */

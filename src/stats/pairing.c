@@ -4,7 +4,8 @@
  * begin pushes; end closes the innermost open scope of the same name, first
  * closing (and reporting) any frames above it; an end that matches nothing
  * is reported and ignored; scopes still open at the end are closed at the
- * last time seen on their thread.  Suspend/resume pairs that are not calls
+ * end of their process's trace: the latest time seen on any of its threads,
+ * or its trace_end when that is later.  Suspend/resume pairs that are not calls
  * (no child begin between them) are preemption, kept as a per-thread total
  * so that every frame open across it loses that time from its gross.
  */
@@ -48,6 +49,8 @@ void tw_pairing_free(tw_pairing *p) {
     tw_tidmap_free(&p->map);
     tw_u64map_free(&p->extra_index);
     free(p->extra);
+    tw_u64map_free(&p->end_index);
+    free(p->ends);
     free(p);
 }
 
@@ -267,8 +270,31 @@ int tw_pairing_event(tw_pairing *p, const tw_event *ev) {
     return TW_OK;
 }
 
+/* The slot of process pid's end (p->ends), created holding INT64_MIN;
+ * NULL when out of memory. */
+static int64_t *end_of(tw_pairing *p, uint32_t pid) {
+    void **v = tw_u64map_slot(&p->end_index, pid);
+    if (!v) return NULL;
+    if (!*v) {
+        if (!tw_grow(&p->ends, &p->ends_cap, p->nends + 1, sizeof *p->ends, 4)) return NULL;
+        p->ends[p->nends++] = INT64_MIN;
+        *v = (void *)(uintptr_t)p->nends;
+    }
+    return &p->ends[(uintptr_t)*v - 1];
+}
+
 int tw_pairing_general(tw_pairing *p, const tw_event *ev) {
-    if (ev->kind == TW_META) return TW_OK;  /* not on a thread's timeline */
+    if (ev->kind == TW_META) {  /* not on a thread's timeline */
+        if (tw_str_is(ev->name, TW_META_TRACE_END)) {
+            int64_t *pend = end_of(p, ev->pid);
+            if (!pend) {
+                tw_report(p->diag, TW_R_OUT_OF_MEMORY, &ev->loc, "out of memory for processes");
+                return TW_ERR;
+            }
+            if (ev->ts > *pend) *pend = ev->ts;
+        }
+        return TW_OK;
+    }
     tw_pthread *t = thread_of(p, ev->pid, ev->tid);
     if (!t) {
         tw_report(p->diag, TW_R_OUT_OF_MEMORY, &ev->loc, "out of memory for threads");
@@ -298,15 +324,32 @@ int tw_pairing_general(tw_pairing *p, const tw_event *ev) {
 
 int tw_pairing_finish(tw_pairing *p) {
     p->late = false;  /* no event is current */
+    /* each process's end: the latest of its trace_end and its threads' times */
+    bool several = false;
+    for (size_t i = 0; i < p->nthreads; i++) {
+        const tw_pthread *t = &p->threads[i];
+        several |= t->pid != p->threads[0].pid;
+        if (!t->have_ts) continue;
+        int64_t *pend = end_of(p, t->pid);
+        if (!pend) {
+            tw_report(p->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory for processes");
+            return TW_ERR;
+        }
+        if (t->last_ts > *pend) *pend = t->last_ts;
+    }
     for (size_t i = 0; i < p->nthreads; i++) {
         tw_pthread *t = &p->threads[i];
+        if (!t->depth) continue;
+        const int64_t *pend = end_of(p, t->pid); /* exists: the thread has times */
+        char in[48] = "";
+        if (several) snprintf(in, sizeof in, " of process %u", (unsigned)t->pid);
         while (t->depth) {
             const tw_frame *f = &t->stack[t->depth - 1];
             tw_report(p->diag, TW_R_UNCLOSED_AT_EOF, &f->loc,
-                      "scope '%.*s' is still open at the end of the input; closed at the last "
-                      "time seen on thread %llu",
-                      NAME_ARGS(f->name), (unsigned long long)t->tid);
-            close_top(p, t, t->last_ts, TW_CLOSED_AT_EOF, NULL);
+                      "scope '%.*s' is still open at the end of the input; closed at the end "
+                      "of the trace%s, %lld ns",
+                      NAME_ARGS(f->name), in, (long long)*pend);
+            close_top(p, t, *pend, TW_CLOSED_AT_EOF, NULL);
         }
     }
     return TW_OK;

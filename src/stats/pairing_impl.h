@@ -53,6 +53,10 @@ struct tw_pairing {
     tw_name_state *extra;
     size_t nextra, extra_cap;
     bool general_only;    /* no tw_pairing_fast(): for the unit tests */
+    /* the latest trace_end of each process: pid -> index + 1 in ends */
+    tw_u64map end_index;
+    int64_t *ends;
+    size_t nends, ends_cap;
 };
 
 /* Every event of s through tw_pairing_event()'s general path, for the unit

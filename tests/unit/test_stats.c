@@ -165,8 +165,9 @@ void test_stats_repairs(void) {
     CHECK_EQ_U(r.d.line[1], 2); /* where b began */
     CHECK_STR(r.d.msg[1], "scope 'b' has no end of its own; closed by the end of 'a' at line 4");
     done(&r);
-    /* still open at the end: closed at the last time seen on the thread (50,
-     * an instant); thread 2's own last time is 7 */
+    /* still open at the end: closed at the end of the trace, the last time
+     * seen on any thread of the process (50, an instant on thread 1), also
+     * on thread 2, whose own last time is 7 */
     feed(&r, "1 B a 0; 1 B b 10; 2 B c 5; 2 I tick 7; 1 I tick 50");
     b = row(&r, 1, "b");
     CHECK_STAT(b->call, 40, 40, 40, 40, 1);
@@ -174,11 +175,11 @@ void test_stats_repairs(void) {
     a = row(&r, 1, "a");
     CHECK_STAT(a->call, 50, 50, 50, 50, 1);
     CHECK_STAT(a->net, 10, 10, 10, 10, 1);
-    CHECK_STAT(row(&r, 2, "c")->call, 2, 2, 2, 2, 1);
+    CHECK_STAT(row(&r, 2, "c")->call, 45, 45, 45, 45, 1);
     CHECK_EQ_U(r.d.n, 3);
     CHECK_STR(r.d.rule[0], "unclosed-at-eof");
-    CHECK_STR(r.d.msg[0], "scope 'b' is still open at the end of the input; closed at the last "
-                          "time seen on thread 1");
+    CHECK_STR(r.d.msg[0], "scope 'b' is still open at the end of the input; closed at the end "
+                          "of the trace, 50 ns");
     CHECK_EQ_U(tw_stats_thread_count(r.stats), 2);
     done(&r);
     /* an end before its begin counts as 0, even across the whole int64 range */
@@ -275,7 +276,8 @@ static void log_close(void *user, const tw_frame *f, int64_t end, tw_close_how h
 
 void test_stats_pairing_hooks(void) {
     /* the pairing engine alone: opens, then closes innermost first, with the
-     * way each scope was closed (! by an outer end, $ at the end of input) */
+     * way each scope was closed (! by an outer end, $ at the end of input:
+     * at the trace_end, later than any event) */
     hook_log[0] = '\0';
     tu_diags d;
     tu_diags_init(&d);
@@ -299,7 +301,7 @@ void test_stats_pairing_hooks(void) {
     }
     CHECK_EQ_I(tw_pairing_finish(p), TW_OK);
     CHECK_STR(hook_log, "+a@0/0 +b@1/1 +c@2/2 -c@3!(1,1,1) -b@3!(2,2,1) -a@3(3,3,1) +d@4/0 "
-                        "-d@4$(0,0,0) ");
+                        "-d@9$(5,5,5) ");
     /* metadata events are not on a thread */
     CHECK_EQ_U(tw_pairing_thread_count(p), 1);
     uint32_t pid;
@@ -307,6 +309,43 @@ void test_stats_pairing_hooks(void) {
     tw_pairing_thread(p, 0, &pid, &tid);
     CHECK_EQ_U(tid, 7);
     CHECK_EQ_U(d.n, 3);
+    tw_pairing_free(p);
+
+    /* two processes: each scope is closed at its own process's end, the
+     * later of its trace_end (process 1: 20, after its last event at 12)
+     * and its threads' last times (process 2: 30 on thread 2, its
+     * trace_end 25 earlier) */
+    hook_log[0] = '\0';
+    tu_diags_init(&d);
+    p = tw_pairing_new(&h, &d.sink);
+    static const struct {
+        tw_kind k;
+        const char *name;
+        int64_t ts;
+        uint32_t pid;
+        uint64_t tid;
+    } two[] = {{TW_BEGIN, "p1", 10, 1, 1},       {TW_BEGIN, "q1", 11, 1, 2},
+               {TW_INSTANT, "i", 12, 1, 1},      {TW_META, "trace_end", 20, 1, 0},
+               {TW_BEGIN, "p2", 5, 2, 1},        {TW_INSTANT, "i", 30, 2, 2},
+               {TW_META, "trace_end", 25, 2, 0}};
+    for (size_t i = 0; i < sizeof two / sizeof two[0]; i++) {
+        tw_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.kind = two[i].k;
+        ev.name = tw_intern_cstr(st, two[i].name);
+        ev.ts = two[i].ts;
+        ev.pid = two[i].pid;
+        ev.tid = two[i].tid;
+        CHECK_EQ_I(tw_pairing_event(p, &ev), TW_OK);
+    }
+    CHECK_EQ_I(tw_pairing_finish(p), TW_OK);
+    CHECK_STR(hook_log, "+p1@10/0 +q1@11/0 +p2@5/0 -p1@20$(10,10,10) -q1@20$(9,9,9) "
+                        "-p2@30$(25,25,25) ");
+    CHECK_EQ_U(d.n, 3);
+    CHECK_STR(d.msg[0], "scope 'p1' is still open at the end of the input; closed at the end of "
+                        "the trace of process 1, 20 ns");
+    CHECK_STR(d.msg[2], "scope 'p2' is still open at the end of the input; closed at the end of "
+                        "the trace of process 2, 30 ns");
     tw_pairing_free(p);
     tw_strtab_free(st);
 }

@@ -14,7 +14,8 @@ ev() { printf '{"ts":%s,"kind":"%s","pid":1,"tid":%s,"name":"%s"}\n' "$1" "$2" "
     ev 12346 end 1 main
     # time going back on thread 2: moved forward to keep the thread in order
     ev 100 begin 2 load; ev 90 end 2 load
-    # a scope left open is closed at the last time seen on its thread
+    # a scope left open is closed at the end of the trace: the last time
+    # seen on any thread of the process (12346, thread 1)
     ev 200 begin 2 idle; ev 250 instant 2 ping
     printf '{"ts":7,"kind":"meta","pid":1,"tid":1,"name":"build","msg":"release"}\n'
 } >t.jsonl

@@ -25,8 +25,8 @@ tracewright convert -o out.folded t.jsonl 2>/dev/null && head -1 out.folded
 # input that does not nest is repaired as stats repairs it, and counted
 { ev 0 begin 1 a; ev 5 end 1 x; ev 10 begin 1 b; ev 20 end 1 a; ev 30 begin 1 c; } >bad.jsonl
 tracewright convert -t folded bad.jsonl; echo "exit $?"
-# a scope left open closes at the last event of its thread, an instant
-# too: main's self time is 50 - 10 = 40, as stats says
+# a scope left open closes at the end of the trace, the last event of the
+# process, an instant too: main's self time is 50 - 10 = 40, as stats says
 { ev 0 begin 1 main; ev 10 begin 1 sub; ev 20 end 1 sub
   printf '{"ts":50,"kind":"instant","pid":1,"tid":1,"name":"tick"}\n'; } >open.jsonl
 tracewright convert -t folded open.jsonl 2>/dev/null

@@ -24,8 +24,8 @@ awk '/"type":"evented"/ { p++; last = -1 }
      END { for (i = 1; i <= p; i++) print "profile", i, n[i], "events"
            print "out of order:", bad + 0, "last at:", last }' many.speedscope.json
 wc -c <many.speedscope.json
-# a scope left open closes at the last event of its thread, an instant too
-# (as stats closes it): C at 50, not at 10
+# a scope left open closes at the end of the trace, the last event of the
+# process, an instant too (as stats closes it): C at 50, not at 10
 { ev 0 begin 1 main; ev 10 begin 1 sub; ev 20 end 1 sub
   printf '{"ts":50,"kind":"instant","pid":1,"tid":1,"name":"tick"}\n'; } >open.jsonl
 tracewright convert -t speedscope open.jsonl 2>/dev/null | grep '"type":"[OC]"'
