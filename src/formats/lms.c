@@ -534,6 +534,16 @@ static TW_INLINE int lms_next_one(void *state, tw_event *ev) {
 typedef struct lms_writer {
     tw_write_ctx ctx;
     tw_u64map ids;  /* tw_str id -> lms id + 1 */
+    /* Each label is mapped once, and names that are one label once written
+     * (line breaks become spaces) share its id: tw_hash of a written label
+     * (+ probe) -> its lms id + 1, and the labels by id */
+    tw_u64map by_label;
+    struct lms_label {
+        char *s;  /* owned when the name was changed, else the name's bytes */
+        size_t n;
+        bool owned;
+    } *labels;
+    size_t labels_cap;
     uint64_t next_id;
     int64_t prev_us;
     bool have_thread;
@@ -582,6 +592,53 @@ static int keep_name(lms_writer *w, const tw_event *ev) {
     return TW_OK;
 }
 
+/* The lms id + 1 of name, mapped on its first use: the id of the label it
+ * is written as when another name was written so (line breaks become
+ * spaces), else a new one, whose mapping line is written.  0 when out of
+ * memory (reported). */
+static uintptr_t map_name(lms_writer *w, const tw_str *name) {
+    tw_output *o = w->ctx.out;
+    const char *label = name->s;
+    char *copy = NULL;
+    if (memchr(name->s, '\n', name->len) || memchr(name->s, '\r', name->len)) {
+        if (!(copy = malloc(name->len + 1))) goto oom;
+        for (size_t i = 0; i < name->len; i++)
+            copy[i] = (name->s[i] == '\n' || name->s[i] == '\r') ? ' ' : name->s[i];
+        label = copy;
+        tw_loss_add(w->ctx.loss, "line breaks in names replaced by spaces", 1);
+    }
+    void **slot;
+    for (uint64_t key = tw_hash(label, name->len);; key++) {
+        if (!(slot = tw_u64map_slot(&w->by_label, key))) goto oom;
+        if (!*slot) break;
+        const struct lms_label *l = &w->labels[(uintptr_t)*slot - 1];
+        if (l->n == name->len && memcmp(l->s, label, l->n) == 0) {  /* written before */
+            uintptr_t id1 = (uintptr_t)*slot;
+            if (!tw_u64map_put(&w->ids, name->id, (void *)id1)) goto oom;
+            free(copy);
+            return id1;
+        }
+    }
+    if (!tw_grow(&w->labels, &w->labels_cap, w->next_id + 1, sizeof *w->labels, 16)) goto oom;
+    uintptr_t id1 = (uintptr_t)(w->next_id + 1);
+    *slot = (void *)id1;
+    if (!tw_u64map_put(&w->ids, name->id, (void *)id1)) {
+        *slot = NULL;
+        goto oom;
+    }
+    w->labels[w->next_id++] = (struct lms_label){(char *)label, name->len, copy != NULL};
+    tw_out_str(o, "2,");
+    tw_out_u64(o, (uint64_t)(id1 - 1));
+    tw_out_putc(o, ',');
+    tw_out_write(o, label, name->len);
+    tw_out_putc(o, '\n');
+    return id1;
+oom:
+    free(copy);
+    tw_report(w->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+    return 0;
+}
+
 static int lms_event(void *state, const tw_event *ev) {
     lms_writer *w = state;
     tw_output *o = w->ctx.out;
@@ -620,19 +677,7 @@ static int lms_event(void *state, const tw_event *ev) {
     if (ev->msg) tw_loss_add(w->ctx.loss, "message texts dropped", 1);
     if (ev->has_value) tw_loss_add(w->ctx.loss, "event values dropped", 1);
     uintptr_t id1 = (uintptr_t)tw_u64map_get(&w->ids, ev->name->id);
-    if (!id1) {
-        id1 = (uintptr_t)(++w->next_id);
-        if (!tw_u64map_put(&w->ids, ev->name->id, (void *)id1)) {
-            tw_report(w->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
-            return TW_ERR;
-        }
-        tw_out_str(o, "2,");
-        tw_out_u64(o, (uint64_t)(id1 - 1));
-        tw_out_putc(o, ',');
-        if (tw_out_oneline(o, ev->name->s, ev->name->len))
-            tw_loss_add(w->ctx.loss, "line breaks in names replaced by spaces", 1);
-        tw_out_putc(o, '\n');
-    }
+    if (!id1 && !(id1 = map_name(w, ev->name))) return TW_ERR;
     int64_t us = tw_write_time(&w->ctx, ev->ts, TW_NS_PER_US, "microsecond");
     tw_out_putc(o, ev->kind == TW_BEGIN ? '0' : '1');
     tw_out_putc(o, ',');
@@ -670,6 +715,10 @@ static void lms_free(void *state) {
     tw_u64map_free(&w->ids);
     tw_u64map_free(&w->threads);
     tracks_free(&w->tracks);
+    tw_u64map_free(&w->by_label);
+    for (uint64_t i = 0; i < w->next_id; i++)
+        if (w->labels[i].owned) free(w->labels[i].s);
+    free(w->labels);
     for (size_t i = 0; i < w->nnamed; i++) free(w->named[i].s);
     free(w->named);
     free(w);
