@@ -827,7 +827,12 @@ static void entry_stats(t1_reader *r, const tw_line *l, const field *fv) {
     e->msg_len = name->len;
     tw_diag_sink *d = r->ctx.diag;
     if (sec->cls.len) tw_evq_attr_str(&r->q, d, r->k_class, sec->cls.p, sec->cls.len);
-    if (sec->has_context)
+    /* the row's own %CONTEXT%, when the template has one and it is not
+     * empty, else the header's CONTEXT(...) */
+    field cx = get(sec, fv, M_CONTEXT);
+    if (cx.n)
+        tw_evq_attr_str(&r->q, d, r->k_context, cx.p, cx.n);
+    else if (sec->has_context)
         tw_evq_attr_str(&r->q, d, r->k_context, sec->context.p, sec->context.len);
     tw_evq_attr_str(&r->q, d, r->k_handle, hf.p, hf.n);
     if (has_field(sec, M_VALUE)) tw_evq_attr_str(&r->q, d, r->k_value, value.p, value.n);
