@@ -1041,6 +1041,9 @@ static int chrome_event(void *state, const tw_event *ev) {
             if (thread) t->named = true;
         } else {
             keep_meta(w, ev);
+            /* where scopes left open end, as stats ends them */
+            if (tw_str_is(ev->name, TW_META_TRACE_END) && tw_pairing_event(w->pairing, ev) != TW_OK)
+                oom(w);
         }
         break;
     case TW_INSTANT:
