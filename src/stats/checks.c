@@ -240,15 +240,27 @@ static bool utf8_once(tw_xcheck *x, const char *what, const tw_str *s, const tw_
     return kept && tw_u64map_put(&x->utf8_bad, h, x);
 }
 
+/* Check a text that is not interned (a message, a value): reported unless
+ * the same bytes were, as a name or a text before. */
+static bool utf8_text(tw_xcheck *x, const char *what, const char *s, size_t n,
+                      const tw_event *ev, tw_diag_sink *diag) {
+    if (utf8_prefix(s, n) == n) return true;
+    uint64_t h = tw_hash(s, n);
+    if (tw_u64map_get(&x->utf8_bad, h)) return true;
+    utf8(what, s, n, ev, diag);
+    return tw_u64map_put(&x->utf8_bad, h, x);
+}
+
 static bool check_utf8(tw_xcheck *x, const tw_event *ev, tw_diag_sink *diag) {
     bool ok = utf8_once(x, ev->kind == TW_META ? "metadata key" : "name", ev->name, ev, diag);
     if (ev->cat) ok &= utf8_once(x, "category", ev->cat, ev, diag);
-    if (ev->msg) utf8(ev->kind == TW_META ? "metadata value" : "message", ev->msg, ev->msg_len,
-                      ev, diag);
+    if (ev->msg)
+        ok &= utf8_text(x, ev->kind == TW_META ? "metadata value" : "message", ev->msg,
+                        ev->msg_len, ev, diag);
     for (size_t i = 0; i < ev->nattrs; i++) {
         const tw_attr *a = &ev->attrs[i];
         ok &= utf8_once(x, "attribute name", a->key, ev, diag);
-        if (a->type == TW_ATTR_STR) utf8("attribute value", a->s, a->slen, ev, diag);
+        if (a->type == TW_ATTR_STR) ok &= utf8_text(x, "attribute value", a->s, a->slen, ev, diag);
     }
     return ok;
 }

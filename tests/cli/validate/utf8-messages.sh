@@ -10,3 +10,7 @@ tracewright validate --threads 2 m_3.log; echo "exit $?"
 # one report, whatever carries it
 printf 'Process id is 3\n000001 1 | c : caf\351\n000002 1 { caf\351\n000003 1 } caf\351\nclosing log file at 000004\n' >n_3.log
 tracewright validate n_3.log; echo "exit $?"
+# an LMS runtime's label is a name and, once a second runtime has a track,
+# the value of its track's thread_name: one report, at its first marker (line 2)
+printf '2,0,m\377n\n0,0,10\n2,1,m\377n.x\n0,1,1\n2,2,log\n0,2,1\n1,1,1\n1,2,1\n1,0,1\n' >u.csv
+tracewright validate u.csv; echo "exit $?"
