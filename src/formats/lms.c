@@ -82,11 +82,23 @@ static int lms_probe(const unsigned char *head, size_t len, const char *path) {
  * before the first `R.M` label share track 0.  The writer runs the same
  * rule to tell whether the threads it is given come back (docs/formats/lms.md).
  */
+/* Bytes of a label, which outlive the tracks (an interned name, or the
+ * writer's copy). */
+typedef struct lms_text {
+    const char *s;
+    size_t n;
+} lms_text;
+
 typedef struct lms_tracks {
-    uint32_t *of;         /* by tw_str id: track + 1; 0 = not yet met */
+    uint32_t *of;         /* by the label's key: track + 1; 0 = not yet met */
     size_t cap;
-    tw_u64map runtimes;   /* tw_hash of a runtime label (+ probe) -> its tw_str */
-    const tw_str **names; /* the first runtime of each track */
+    tw_u64map runtimes;   /* tw_hash of a runtime label (+ probe) -> index + 1 in rt */
+    struct lms_runtime {
+        lms_text label;
+        uint32_t track;
+    } *rt;
+    size_t nrt, rt_cap;
+    lms_text *names;      /* the first runtime of each track ({NULL, 0}: none) */
     uint32_t n;           /* tracks so far (0 before the first label) */
     bool qualified;       /* an `R.M` label named a runtime */
 } lms_tracks;
@@ -94,27 +106,28 @@ typedef struct lms_tracks {
 static void tracks_free(lms_tracks *t) {
     free(t->of);
     tw_u64map_free(&t->runtimes);
+    free(t->rt);
     free(t->names);
 }
 
-/* The runtime label with these bytes, or NULL; or, with `add`, its slot
- * (NULL when out of memory).  Keys are the bytes' tw_hash(), probed onwards
- * on a collision. */
-static const tw_str **runtime_slot(lms_tracks *t, const char *s, size_t n, bool add) {
+/* The slot (in t->runtimes) of the runtime label s[0..n), holding 0 when
+ * there is none: NULL when out of memory, or when absent and not `add`.
+ * Keys are the bytes' tw_hash(), probed onwards on a collision. */
+static void **runtime_slot(lms_tracks *t, const char *s, size_t n, bool add) {
     for (uint64_t key = tw_hash(s, n);; key++) {
         void **v = add ? tw_u64map_slot(&t->runtimes, key) : tw_u64map_ref(&t->runtimes, key);
-        if (!v) return NULL;
-        const tw_str *r = *v;
-        if (!r || (r->len == n && memcmp(r->s, s, n) == 0)) return (const tw_str **)v;
+        if (!v || !*v) return v;
+        const lms_text *l = &t->rt[(uintptr_t)*v - 1].label;
+        if (l->n == n && memcmp(l->s, s, n) == 0) return v;
     }
 }
 
 /* The track of a label met for the first time (track_of()). */
-static int64_t track_new(lms_tracks *t, const tw_str *label, bool *created) {
+static int64_t track_new(lms_tracks *t, uint32_t key, const char *s, size_t n, bool *created) {
     *created = false;
-    if (label->id >= t->cap) {
+    if (key >= t->cap) {
         size_t nc = t->cap ? t->cap : 64;
-        while (nc <= label->id) nc *= 2;
+        while (nc <= key) nc *= 2;
         uint32_t *of = realloc(t->of, nc * sizeof *of);
         if (!of) return -1;
         memset(of + t->cap, 0, (nc - t->cap) * sizeof *of);
@@ -126,40 +139,43 @@ static int64_t track_new(lms_tracks *t, const tw_str *label, bool *created) {
         t->n = 1;
     }
     uint32_t track = 0;
-    const char *dot = memchr(label->s, '.', label->len);
-    if (dot && dot > label->s) {
-        const tw_str **rt = runtime_slot(t, label->s, (size_t)(dot - label->s), false);
-        if (rt && *rt) {
-            track = t->of[(*rt)->id] - 1;
+    const char *dot = memchr(s, '.', n);
+    if (dot && dot > s) {
+        void **v = runtime_slot(t, s, (size_t)(dot - s), false);
+        if (v && *v) {
+            track = t->rt[(uintptr_t)*v - 1].track;
             t->qualified = true;
         }
     } else if (!dot) {
-        const tw_str **rt = runtime_slot(t, label->s, label->len, true);
-        if (!rt) return -1;
+        void **v = runtime_slot(t, s, n, true);
+        if (!v || !tw_grow(&t->rt, &t->rt_cap, t->nrt + 1, sizeof *t->rt, 16)) return -1;
         if (t->qualified) {
             if (t->n == UINT32_MAX - 1) return -1;
-            const tw_str **names = realloc(t->names, ((size_t)t->n + 1) * sizeof *names);
+            lms_text *names = realloc(t->names, ((size_t)t->n + 1) * sizeof *names);
             if (!names) return -1;
             t->names = names;
             track = t->n++;
-            names[track] = NULL;
+            names[track] = (lms_text){NULL, 0};
             *created = true;
         }
-        if (!t->names[track]) t->names[track] = label;
-        *rt = label;
+        if (!t->names[track].s) t->names[track] = (lms_text){s, n};
+        t->rt[t->nrt++] = (struct lms_runtime){{s, n}, track};
+        *v = (void *)(uintptr_t)t->nrt;
     }
-    t->of[label->id] = track + 1;
+    t->of[key] = track + 1;
     return track;
 }
 
-/* The track of `label` (its first time: by the rule above); -1 when out of
- * memory.  *created tells whether the label opened a new track. */
-static inline int64_t track_of(lms_tracks *t, const tw_str *label, bool *created) {
-    if (label->id < t->cap && t->of[label->id]) {
+/* The track of the label s[0..n), known by `key` (dense from 0: the
+ * reader's names' ids, the writer's lms ids), by the rule above the first
+ * time; -1 when out of memory.  *created tells whether it opened a track. */
+static inline int64_t track_of(lms_tracks *t, uint32_t key, const char *s, size_t n,
+                               bool *created) {
+    if (key < t->cap && t->of[key]) {
         *created = false;
-        return t->of[label->id] - 1;
+        return t->of[key] - 1;
     }
-    return track_new(t, label, created);
+    return track_new(t, key, s, n, created);
 }
 
 /* ---- reader -------------------------------------------------------------- */
@@ -184,6 +200,7 @@ typedef struct lms_reader {
     uint32_t pend[2];
     unsigned npend, ipend;
     tw_loc pend_loc;
+    int64_t pend_us;
     bool held;
     tw_event held_ev;
     /* the input's window for lines read in place (tw_input_window()), kept
@@ -228,7 +245,7 @@ static inline uint64_t tid_of(const lms_tracks *t, const tw_str *label) {
  * event.  False when out of memory (reported; the label stays on track 0). */
 static bool give_track(lms_reader *r, const tw_line *l, const tw_str *label) {
     bool created;
-    int64_t track = track_of(&r->tracks, label, &created);
+    int64_t track = track_of(&r->tracks, label->id, label->s, label->len, &created);
     tw_loc loc = tw_text_loc(r->file, l, 0);
     if (track < 0) {
         tw_report(r->ctx.diag, TW_R_OUT_OF_MEMORY, &loc, "out of memory for the tracks of labels");
@@ -243,6 +260,7 @@ static bool give_track(lms_reader *r, const tw_line *l, const tw_str *label) {
     if (track == 1) r->pend[r->npend++] = 0;
     r->pend[r->npend++] = (uint32_t)track;
     r->pend_loc = loc;
+    r->pend_us = r->cum_us; /* the time of the marker before the line */
     return true;
 }
 
@@ -488,14 +506,14 @@ static bool give_waiting(lms_reader *r, tw_event *ev) {
     if (r->ipend < r->npend) {
         uint32_t track = r->pend[r->ipend++];
         if (r->ipend == r->npend) r->npend = r->ipend = 0;
-        const tw_str *rt = r->tracks.names[track];
+        const lms_text *rt = &r->tracks.names[track];
         tw_event_clear(ev);
         ev->kind = TW_META;
         ev->name = r->thread_name;
-        (void)tw_to_ns(r->cum_us, TW_NS_PER_US, &ev->ts); /* in range: checked when summed */
+        (void)tw_to_ns(r->pend_us, TW_NS_PER_US, &ev->ts); /* in range: checked when summed */
         ev->tid = track;
         ev->msg = rt->s;
-        ev->msg_len = rt->len;
+        ev->msg_len = rt->n;
         ev->loc = r->pend_loc;
         return true;
     }
@@ -558,6 +576,7 @@ typedef struct lms_writer {
     bool exact;
     /* the thread names given, checked at the end against the tracks' */
     struct lms_named {
+        uint32_t pid;
         uint64_t tid;
         char *s;
         size_t n;
@@ -586,6 +605,7 @@ static int keep_name(lms_writer *w, const tw_event *ev) {
     }
     if (ev->msg_len) memcpy(copy, ev->msg, ev->msg_len);
     struct lms_named *nm = &w->named[w->nnamed++];
+    nm->pid = ev->pid;
     nm->tid = ev->tid;
     nm->s = copy;
     nm->n = ev->msg_len;
@@ -602,8 +622,9 @@ static uintptr_t map_name(lms_writer *w, const tw_str *name) {
     char *copy = NULL;
     if (memchr(name->s, '\n', name->len) || memchr(name->s, '\r', name->len)) {
         if (!(copy = malloc(name->len + 1))) goto oom;
+        memcpy(copy, name->s, name->len);
         for (size_t i = 0; i < name->len; i++)
-            copy[i] = (name->s[i] == '\n' || name->s[i] == '\r') ? ' ' : name->s[i];
+            if (copy[i] == '\n' || copy[i] == '\r') copy[i] = ' ';
         label = copy;
         tw_loss_add(w->ctx.loss, "line breaks in names replaced by spaces", 1);
     }
@@ -619,7 +640,11 @@ static uintptr_t map_name(lms_writer *w, const tw_str *name) {
             return id1;
         }
     }
-    if (!tw_grow(&w->labels, &w->labels_cap, w->next_id + 1, sizeof *w->labels, 16)) goto oom;
+    bool created;
+    if (!tw_grow(&w->labels, &w->labels_cap, w->next_id + 1, sizeof *w->labels, 16) ||
+        w->next_id >= UINT32_MAX ||
+        track_of(&w->tracks, (uint32_t)w->next_id, label, name->len, &created) < 0)
+        goto oom;
     uintptr_t id1 = (uintptr_t)(w->next_id + 1);
     *slot = (void *)id1;
     if (!tw_u64map_put(&w->ids, name->id, (void *)id1)) {
@@ -662,22 +687,18 @@ static int lms_event(void *state, const tw_event *ev) {
             (void)tw_u64map_put(&w->threads, key, (void *)1); /* on failure: counted again */
         }
     }
-    bool created;
-    int64_t track = track_of(&w->tracks, ev->name, &created);
-    if (track < 0) {
-        tw_report(w->ctx.diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
-        return TW_ERR;
-    }
-    if (ev->pid != w->pid || ev->tid != (uint64_t)track) {
-        w->exact = false;
-        if (track) w->moved++;
-    }
     if (ev->cat) tw_loss_add(w->ctx.loss, "categories dropped", 1);
     if (ev->nattrs) tw_loss_add(w->ctx.loss, "event attributes dropped", 1);
     if (ev->msg) tw_loss_add(w->ctx.loss, "message texts dropped", 1);
     if (ev->has_value) tw_loss_add(w->ctx.loss, "event values dropped", 1);
     uintptr_t id1 = (uintptr_t)tw_u64map_get(&w->ids, ev->name->id);
     if (!id1 && !(id1 = map_name(w, ev->name))) return TW_ERR;
+    /* the track the reader will give the label (map_name() found it) */
+    uint64_t track = w->tracks.of[id1 - 1] - 1;
+    if (ev->pid != w->pid || ev->tid != track) {
+        w->exact = false;
+        if (track) w->moved++;
+    }
     int64_t us = tw_write_time(&w->ctx, ev->ts, TW_NS_PER_US, "microsecond");
     tw_out_putc(o, ev->kind == TW_BEGIN ? '0' : '1');
     tw_out_putc(o, ',');
@@ -694,9 +715,9 @@ static int lms_end(void *state) {
     /* thread names: kept when they are the names the reader gives */
     for (size_t i = 0; i < w->nnamed; i++) {
         const struct lms_named *nm = &w->named[i];
-        const tw_str *rt = nm->tid < w->tracks.n ? w->tracks.names[nm->tid] : NULL;
-        if (!w->exact || w->tracks.n < 2 || !rt || rt->len != nm->n ||
-            memcmp(rt->s, nm->s, nm->n) != 0)
+        const lms_text *rt = nm->tid < w->tracks.n ? &w->tracks.names[nm->tid] : NULL;
+        if (!w->exact || w->tracks.n < 2 || nm->pid != w->pid || !rt || !rt->s ||
+            rt->n != nm->n || memcmp(rt->s, nm->s, nm->n) != 0)
             tw_loss_add(w->ctx.loss, "thread and process names dropped", 1);
     }
     if (w->exact) return TW_OK;  /* every thread comes back */
