@@ -274,6 +274,30 @@ static void log_close(void *user, const tw_frame *f, int64_t end, tw_close_how h
              (long long)t->call, (long long)t->gross, (long long)t->net);
 }
 
+/* An event for feed_pairing(). */
+typedef struct pair_ev {
+    tw_kind k;
+    const char *name;
+    int64_t ts;
+    uint32_t pid;
+    uint64_t tid;
+} pair_ev;
+
+/* Feed v[0..n) to p, names interned in st, then finish. */
+static void feed_pairing(tw_pairing *p, tw_strtab *st, const pair_ev *v, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        tw_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.kind = v[i].k;
+        ev.name = tw_intern_cstr(st, v[i].name);
+        ev.ts = v[i].ts;
+        ev.pid = v[i].pid;
+        ev.tid = v[i].tid;
+        CHECK_EQ_I(tw_pairing_event(p, &ev), TW_OK);
+    }
+    CHECK_EQ_I(tw_pairing_finish(p), TW_OK);
+}
+
 void test_stats_pairing_hooks(void) {
     /* the pairing engine alone: opens, then closes innermost first, with the
      * way each scope was closed (! by an outer end, $ at the end of input:
@@ -284,22 +308,10 @@ void test_stats_pairing_hooks(void) {
     tw_strtab *st = tw_strtab_new();
     tw_pairing_hooks h = {.open = log_open, .close = log_close};
     tw_pairing *p = tw_pairing_new(&h, &d.sink);
-    static const struct {
-        tw_kind k;
-        const char *name;
-        int64_t ts;
-    } evs[] = {{TW_BEGIN, "a", 0}, {TW_BEGIN, "b", 1}, {TW_BEGIN, "c", 2}, {TW_END, "a", 3},
-               {TW_BEGIN, "d", 4}, {TW_META, "trace_end", 9}};
-    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++) {
-        tw_event ev;
-        memset(&ev, 0, sizeof ev);
-        ev.kind = evs[i].k;
-        ev.name = tw_intern_cstr(st, evs[i].name);
-        ev.ts = evs[i].ts;
-        ev.tid = 7;
-        CHECK_EQ_I(tw_pairing_event(p, &ev), TW_OK);
-    }
-    CHECK_EQ_I(tw_pairing_finish(p), TW_OK);
+    static const pair_ev evs[] = {{TW_BEGIN, "a", 0, 0, 7},        {TW_BEGIN, "b", 1, 0, 7},
+                                  {TW_BEGIN, "c", 2, 0, 7},        {TW_END, "a", 3, 0, 7},
+                                  {TW_BEGIN, "d", 4, 0, 7},        {TW_META, "trace_end", 9, 0, 7}};
+    feed_pairing(p, st, evs, sizeof evs / sizeof evs[0]);
     CHECK_STR(hook_log, "+a@0/0 +b@1/1 +c@2/2 -c@3!(1,1,1) -b@3!(2,2,1) -a@3(3,3,1) +d@4/0 "
                         "-d@9$(5,5,5) ");
     /* metadata events are not on a thread */
@@ -318,27 +330,11 @@ void test_stats_pairing_hooks(void) {
     hook_log[0] = '\0';
     tu_diags_init(&d);
     p = tw_pairing_new(&h, &d.sink);
-    static const struct {
-        tw_kind k;
-        const char *name;
-        int64_t ts;
-        uint32_t pid;
-        uint64_t tid;
-    } two[] = {{TW_BEGIN, "p1", 10, 1, 1},       {TW_BEGIN, "q1", 11, 1, 2},
-               {TW_INSTANT, "i", 12, 1, 1},      {TW_META, "trace_end", 20, 1, 0},
-               {TW_BEGIN, "p2", 5, 2, 1},        {TW_INSTANT, "i", 30, 2, 2},
-               {TW_META, "trace_end", 25, 2, 0}};
-    for (size_t i = 0; i < sizeof two / sizeof two[0]; i++) {
-        tw_event ev;
-        memset(&ev, 0, sizeof ev);
-        ev.kind = two[i].k;
-        ev.name = tw_intern_cstr(st, two[i].name);
-        ev.ts = two[i].ts;
-        ev.pid = two[i].pid;
-        ev.tid = two[i].tid;
-        CHECK_EQ_I(tw_pairing_event(p, &ev), TW_OK);
-    }
-    CHECK_EQ_I(tw_pairing_finish(p), TW_OK);
+    static const pair_ev two[] = {{TW_BEGIN, "p1", 10, 1, 1},  {TW_BEGIN, "q1", 11, 1, 2},
+                                  {TW_INSTANT, "i", 12, 1, 1}, {TW_META, "trace_end", 20, 1, 0},
+                                  {TW_BEGIN, "p2", 5, 2, 1},   {TW_INSTANT, "i", 30, 2, 2},
+                                  {TW_META, "trace_end", 25, 2, 0}};
+    feed_pairing(p, st, two, sizeof two / sizeof two[0]);
     CHECK_STR(hook_log, "+p1@10/0 +q1@11/0 +p2@5/0 -p1@20$(10,10,10) -q1@20$(9,9,9) "
                         "-p2@30$(25,25,25) ");
     CHECK_EQ_U(d.n, 3);
