@@ -61,7 +61,14 @@ typedef struct thread_name {
 struct tw_xcheck {
     unsigned checks;  /* TW_CHECK_* */
     tw_u64map utf8_ok; /* interned string id + 1 already checked */
-    tw_u64map utf8_bad; /* tw_hash of the texts reported as not UTF-8 */
+    /* the texts reported as not UTF-8: tw_hash (+ probe) -> index + 1 in
+     * bad, which holds copies of them, BAD_TEXTS and BAD_BYTES at most */
+    tw_u64map utf8_bad;
+    struct bad_text {
+        char *s;
+        size_t n;
+    } *bad;
+    size_t nbad, bad_cap, bad_bytes;
     claim *claims;
     size_t nclaims, cap;
     tw_u64map claim_of;  /* hash of (pid, name, context) -> claim index + 1 */
@@ -88,6 +95,8 @@ void tw_xcheck_free(tw_xcheck *x) {
     tw_u64map_free(&x->seen);
     tw_u64map_free(&x->utf8_ok);
     tw_u64map_free(&x->utf8_bad);
+    for (size_t i = 0; i < x->nbad; i++) free(x->bad[i].s);
+    free(x->bad);
     tw_u64map_free(&x->claim_of);
     free(x);
 }
@@ -227,6 +236,37 @@ static void utf8(const char *what, const char *s, size_t n, const tw_event *ev,
 /* Check an interned string once (by id), a transient one each time; a text
  * that is not UTF-8 is reported once whatever carries it (by its hash, as
  * the string table would know it). */
+/* The texts not UTF-8 remembered so that each is reported once: beyond
+ * these, a further one is reported each time it comes, so that memory stays
+ * bounded whatever the input. */
+#define BAD_TEXTS 4096
+#define BAD_BYTES ((size_t)1 << 20)
+
+/* Whether the text s[0..n) (whose tw_hash is h), not UTF-8, was reported
+ * already; if not, it is remembered (while there is room).  False with
+ * *oom set when out of memory. */
+static bool reported_bad(tw_xcheck *x, const char *s, size_t n, uint64_t h, bool *oom) {
+    for (uint64_t key = h;; key++) {
+        void **v = tw_u64map_ref(&x->utf8_bad, key);
+        if (!v) break;
+        const struct bad_text *b = &x->bad[(uintptr_t)*v - 1];
+        if (b->n == n && memcmp(b->s, s, n) == 0) return true;
+        h = key + 1;
+    }
+    if (x->nbad == BAD_TEXTS || n > BAD_BYTES - x->bad_bytes) return false;
+    char *copy = dup_bytes(s, n);
+    if (!copy || !tw_grow(&x->bad, &x->bad_cap, x->nbad + 1, sizeof *x->bad, 16) ||
+        !tw_u64map_put(&x->utf8_bad, h, (void *)(uintptr_t)(x->nbad + 1))) {
+        free(copy);
+        *oom = true;
+        return false;
+    }
+    x->bad[x->nbad].s = copy;
+    x->bad[x->nbad++].n = n;
+    x->bad_bytes += n;
+    return false;
+}
+
 static bool utf8_once(tw_xcheck *x, const char *what, const tw_str *s, const tw_event *ev,
                       tw_diag_sink *diag) {
     bool transient = tw_str_transient(s);
@@ -235,9 +275,9 @@ static bool utf8_once(tw_xcheck *x, const char *what, const tw_str *s, const tw_
     bool kept = transient || tw_u64map_put(&x->utf8_ok, key, x);
     if (utf8_prefix(s->s, s->len) == s->len) return kept;
     uint64_t h = transient ? tw_hash(s->s, s->len) : s->hash;
-    if (tw_u64map_get(&x->utf8_bad, h)) return kept;
-    utf8(what, s->s, s->len, ev, diag);
-    return kept && tw_u64map_put(&x->utf8_bad, h, x);
+    bool oom = false;
+    if (!reported_bad(x, s->s, s->len, h, &oom)) utf8(what, s->s, s->len, ev, diag);
+    return kept && !oom;
 }
 
 /* Check a text that is not interned (a message, a value): reported unless
@@ -245,10 +285,9 @@ static bool utf8_once(tw_xcheck *x, const char *what, const tw_str *s, const tw_
 static bool utf8_text(tw_xcheck *x, const char *what, const char *s, size_t n,
                       const tw_event *ev, tw_diag_sink *diag) {
     if (utf8_prefix(s, n) == n) return true;
-    uint64_t h = tw_hash(s, n);
-    if (tw_u64map_get(&x->utf8_bad, h)) return true;
-    utf8(what, s, n, ev, diag);
-    return tw_u64map_put(&x->utf8_bad, h, x);
+    bool oom = false;
+    if (!reported_bad(x, s, n, tw_hash(s, n), &oom)) utf8(what, s, n, ev, diag);
+    return !oom;
 }
 
 static bool check_utf8(tw_xcheck *x, const tw_event *ev, tw_diag_sink *diag) {

@@ -14,3 +14,7 @@ tracewright validate n_3.log; echo "exit $?"
 # the value of its track's thread_name: one report, at its first marker (line 2)
 printf '2,0,m\377n\n0,0,10\n2,1,m\377n.x\n0,1,1\n2,2,log\n0,2,1\n1,1,1\n1,2,1\n1,0,1\n' >u.csv
 tracewright validate u.csv; echo "exit $?"
+# two texts with the same 64-bit hash (made so): both are reported, the
+# second is not taken for the first
+printf '000001 1 | N : AAAAAAA\377zzzz0000\n000002 1 | N : BBBBBBB\3774\370\321\304:\233$~\n' >c_3.log
+tracewright validate c_3.log 2>&1 | grep -c 'not valid UTF-8'
