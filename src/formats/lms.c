@@ -642,16 +642,18 @@ static uintptr_t map_name(lms_writer *w, const tw_str *name) {
     }
     bool created;
     if (!tw_grow(&w->labels, &w->labels_cap, w->next_id + 1, sizeof *w->labels, 16) ||
-        w->next_id >= UINT32_MAX ||
-        track_of(&w->tracks, (uint32_t)w->next_id, label, name->len, &created) < 0)
+        w->next_id >= UINT32_MAX)
         goto oom;
-    uintptr_t id1 = (uintptr_t)(w->next_id + 1);
+    /* the label is kept (and owns its copy) before anything can fail, so
+     * that nothing points at freed bytes */
+    uint32_t id = (uint32_t)w->next_id++;
+    w->labels[id] = (struct lms_label){(char *)label, name->len, copy != NULL};
+    copy = NULL;
+    uintptr_t id1 = (uintptr_t)id + 1;
+    if (track_of(&w->tracks, id, label, name->len, &created) < 0 ||
+        !tw_u64map_put(&w->ids, name->id, (void *)id1))
+        goto oom;
     *slot = (void *)id1;
-    if (!tw_u64map_put(&w->ids, name->id, (void *)id1)) {
-        *slot = NULL;
-        goto oom;
-    }
-    w->labels[w->next_id++] = (struct lms_label){(char *)label, name->len, copy != NULL};
     tw_out_str(o, "2,");
     tw_out_u64(o, (uint64_t)(id1 - 1));
     tw_out_putc(o, ',');
