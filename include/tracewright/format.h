@@ -237,7 +237,8 @@ typedef struct tw_batch {
     tw_event *ev;             /* room for cap events */
     size_t cap;
     size_t n;                 /* events stored: ev[0 .. n) */
-    bool drop_details;        /* clear each event's msg and attrs as it is stored */
+    bool drop_details;        /* clear each event's msg and attrs as it is stored
+                               * (but a metadata event's: thread names) */
     const tw_diag_sink *stop; /* reading stops (TW_ERR) once tw_diag_stopped(stop) */
     /* The batch is filled on another thread than the consumer's, which runs
      * the format's read_check() on its events when the reader says it left
@@ -375,7 +376,7 @@ static inline bool tw_event_ends_run(const tw_event *e) {
             /* a limit reached or memory run out: reading stops (reported) */    \
             if (tw_rbb_rc == TW_ERR || tw_diag_stopped(tw_rbb_b->stop)) return TW_ERR; \
             if (tw_rbb_rc != TW_OK) return tw_rbb_rc;                            \
-            if (tw_rbb_b->drop_details) {                                        \
+            if (tw_rbb_b->drop_details && tw_rbb_e->kind != TW_META) {          \
                 tw_rbb_e->msg = NULL;                                            \
                 tw_rbb_e->msg_len = 0;                                           \
                 tw_rbb_e->attrs = NULL;                                          \

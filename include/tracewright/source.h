@@ -66,8 +66,9 @@ typedef struct tw_source_opts {
      * TW_STR_TRANSIENT and tw_read_ctx.transient_names), so that memory
      * does not grow with distinct message texts. */
     bool transient_names;
-    /* The caller reads no event's message or attributes (`msg`, `attrs`):
-     * when the events are read in runs (on a second thread or not) they are
+    /* The caller reads no event's message or attributes (`msg`, `attrs`)
+     * but a metadata event's (TW_META: a thread's name, say): when the
+     * events are read in runs (on a second thread or not) the others are
      * handed over without them (msg NULL, msg_len 0, no attributes), which
      * saves copying them into the batch.  Everything else is as always. */
     bool drop_details;

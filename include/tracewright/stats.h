@@ -130,6 +130,11 @@ typedef struct tw_scope_stats {
     bool by_thread;       /* pid and tid are meaningful */
     uint32_t pid;
     uint64_t tid;
+    /* The thread's name (the latest thread_name metadata event of its pid
+     * and tid, TW_META_THREAD_NAME), NUL-terminated, thread_name_len bytes;
+     * NULL when it has none or the row is not per thread. */
+    const char *thread_name;
+    size_t thread_name_len;
     uint64_t count;       /* invocations, complete or not */
     uint64_t incomplete;  /* closed by an outer end or at the end of input */
     tw_stat net, gross, call;

@@ -175,19 +175,24 @@ static bool tid_rehash(tw_tidmap *m, size_t nslots) {
     return true;
 }
 
+int64_t tw_tidmap_find(const tw_tidmap *m, uint32_t pid, uint64_t tid) {
+    if (!m->nslots) return -1;
+    for (size_t k = tid_slot(pid, tid, m->nslots); m->slots[k]; k = (k + 1) & (m->nslots - 1)) {
+        size_t i = m->slots[k] - 1;
+        if (m->pids[i] == pid && m->tids[i] == tid) return (int64_t)i;
+    }
+    return -1;
+}
+
 /* tw_tidmap_index (util.h) when the thread is not in the cache. */
 int64_t tw_tidmap_index_slow(tw_tidmap *m, uint32_t pid, uint64_t tid, bool *created) {
     if (created) *created = false;
-    uint32_t *cached = &m->cache[(tid ^ pid) & 15];
-    if (m->nslots) {
-        for (size_t k = tid_slot(pid, tid, m->nslots); m->slots[k]; k = (k + 1) & (m->nslots - 1)) {
-            size_t i = m->slots[k] - 1;
-            if (m->pids[i] == pid && m->tids[i] == tid) {
-                *cached = (uint32_t)i + 1;
-                return (int64_t)i;
-            }
-        }
+    int64_t found = tw_tidmap_find(m, pid, tid);
+    if (found >= 0) {
+        m->cache[(tid ^ pid) & 15] = (uint32_t)found + 1;
+        return found;
     }
+    uint32_t *cached = &m->cache[(tid ^ pid) & 15];
     if (m->n >= UINT32_MAX - 1) return -1;
     if ((m->n + 1) * 2 > m->nslots && !tid_rehash(m, m->nslots ? m->nslots * 2 : 16)) return -1;
     size_t pcap = m->cap;

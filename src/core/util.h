@@ -533,6 +533,8 @@ static inline int64_t tw_tidmap_index(tw_tidmap *m, uint32_t pid, uint64_t tid, 
     }
     return tw_tidmap_index_slow(m, pid, tid, created);
 }
+/* The index of thread (pid, tid), or -1 when it was never added. */
+int64_t tw_tidmap_find(const tw_tidmap *m, uint32_t pid, uint64_t tid);
 void tw_tidmap_free(tw_tidmap *m);
 /* ---- UTF-8 (utf8.c) ---------------------------------------------------- */
 

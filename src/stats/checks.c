@@ -9,7 +9,7 @@
  * Own statistics (tw_stats_set_checks(..., TW_CHECK_OWN_STATS)):
  * A reader passes the figures the producing tool computed as metadata
  * events named "FORMAT.statistics" (see TW_CHECK_OWN_STATS in stats.h).  They
- * are kept as claims; thread names are kept to resolve a claim's context;
+ * are kept as claims (a row names its thread, which resolves a context);
  * the names of every timed event are remembered, so that a claim about a
  * scope the stream never mentions (an area the reader skipped) is left
  * alone.  After the input, each claim is compared figure by figure with
@@ -51,13 +51,6 @@ typedef struct claim {
     int64_t fig[F_COUNT_ALL];
 } claim;
 
-typedef struct thread_name {
-    uint32_t pid;
-    uint64_t tid;
-    char *name;
-    size_t len;
-} thread_name;
-
 struct tw_xcheck {
     unsigned checks;  /* TW_CHECK_* */
     tw_u64map utf8_ok; /* interned string id + 1 already checked */
@@ -72,8 +65,6 @@ struct tw_xcheck {
     claim *claims;
     size_t nclaims, cap;
     tw_u64map claim_of;  /* hash of (pid, name, context) -> claim index + 1 */
-    thread_name *threads;
-    size_t nthreads, tcap;
     tw_u64map seen;  /* tw_hash of the name of every timed event */
 };
 
@@ -89,9 +80,7 @@ void tw_xcheck_free(tw_xcheck *x) {
         free(x->claims[i].name);
         free(x->claims[i].context);
     }
-    for (size_t i = 0; i < x->nthreads; i++) free(x->threads[i].name);
     free(x->claims);
-    free(x->threads);
     tw_u64map_free(&x->seen);
     tw_u64map_free(&x->utf8_ok);
     tw_u64map_free(&x->utf8_bad);
@@ -175,28 +164,6 @@ static bool add_claim(tw_xcheck *x, const tw_event *ev) {
             c->have |= 1u << f;
         }
     }
-    return true;
-}
-
-static bool add_thread_name(tw_xcheck *x, const tw_event *ev) {
-    if (!ev->msg) return true;
-    for (size_t i = 0; i < x->nthreads; i++) {
-        thread_name *t = &x->threads[i];
-        if (t->pid != ev->pid || t->tid != ev->tid) continue;
-        char *n = dup_bytes(ev->msg, ev->msg_len);  /* renamed: the latest name */
-        if (!n) return false;
-        free(t->name);
-        t->name = n;
-        t->len = ev->msg_len;
-        return true;
-    }
-    if (!tw_grow(&x->threads, &x->tcap, x->nthreads + 1, sizeof *x->threads, 8)) return false;
-    thread_name *t = &x->threads[x->nthreads];
-    t->pid = ev->pid;
-    t->tid = ev->tid;
-    t->len = ev->msg_len;
-    if (!(t->name = dup_bytes(ev->msg, ev->msg_len))) return false;
-    x->nthreads++;
     return true;
 }
 
@@ -313,15 +280,8 @@ bool tw_xcheck_event(tw_xcheck *x, const tw_event *ev, tw_diag_sink *diag) {
         return tw_u64map_get(&x->seen, key) || tw_u64map_put(&x->seen, key, x);
     }
     if (ev->kind != TW_META) return true;
-    if (tw_str_is(ev->name, TW_META_THREAD_NAME)) return add_thread_name(x, ev);
     if (ends_with(ev->name, ".statistics")) return add_claim(x, ev);
     return true;
-}
-
-static int by_thread(const void *a, const void *b) {
-    const thread_name *x = a, *y = b;
-    if (x->pid != y->pid) return x->pid < y->pid ? -1 : 1;
-    return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
 static int name_cmp(const char *a, size_t an, const char *b, size_t bn) {
@@ -336,15 +296,12 @@ static int by_name(const void *a, const void *b) {
 }
 
 /* Whether row r (of the claim's name) belongs to claim c: same process,
- * and a thread named like the claim's context (if it has one).  The
- * threads are sorted by (pid, tid). */
-static bool row_matches(const tw_xcheck *x, const claim *c, const tw_scope_stats *r) {
+ * and a thread named like the claim's context (if it has one). */
+static bool row_matches(const claim *c, const tw_scope_stats *r) {
     if (r->by_thread && r->pid != c->pid) return false;
     if (!c->context) return true;
-    if (!x->nthreads) return false;
-    thread_name key = {.pid = r->pid, .tid = r->tid};
-    const thread_name *t = bsearch(&key, x->threads, x->nthreads, sizeof *t, by_thread);
-    return t && t->len == c->context_len && memcmp(t->name, c->context, t->len) == 0;
+    return r->thread_name && r->thread_name_len == c->context_len &&
+           memcmp(r->thread_name, c->context, c->context_len) == 0;
 }
 
 /* A figure of the computed statistics; 0 where there is no value (as the
@@ -378,7 +335,7 @@ static bool is_avg(int f) {
 }
 
 /* The rows sorted by name (`v`, n of them) of the claim's scope. */
-static void compare(const tw_xcheck *x, const claim *c, const tw_scope_stats *const *v, size_t n,
+static void compare(const claim *c, const tw_scope_stats *const *v, size_t n,
                     tw_diag_sink *diag) {
     /* the first row of the claim's name */
     size_t lo = 0, hi = n;
@@ -394,7 +351,7 @@ static void compare(const tw_xcheck *x, const claim *c, const tw_scope_stats *co
     for (size_t i = lo; i < n && !name_cmp(v[i]->name, v[i]->name_len, c->name, c->name_len);
          i++) {
         const tw_scope_stats *r = v[i];
-        if (!row_matches(x, c, r)) continue;
+        if (!row_matches(c, r)) continue;
         rows++;
         sum.count += r->count;
         tw_stat_merge(&sum.net, &r->net);
@@ -448,11 +405,10 @@ bool tw_xcheck_run(tw_xcheck *x, const tw_stats *s, tw_diag_sink *diag) {
     if (!v) return false;
     for (size_t i = 0; i < n; i++) v[i] = tw_stats_scope(s, i);
     tw_qsort(v, n, sizeof *v, by_name);
-    tw_qsort(x->threads, x->nthreads, sizeof *x->threads, by_thread);
     for (size_t i = 0; i < x->nclaims; i++) {
         const claim *c = &x->claims[i];
         /* a scope the stream never mentions was skipped by the reader */
-        if (tw_u64map_get(&x->seen, tw_hash(c->name, c->name_len))) compare(x, c, v, n, diag);
+        if (tw_u64map_get(&x->seen, tw_hash(c->name, c->name_len))) compare(c, v, n, diag);
     }
     free(v);
     return true;

@@ -29,7 +29,7 @@ typedef struct problem {
 enum clock { CLOCK_NONE = 0, CLOCK_TRACE, CLOCK_WALL, CLOCK_MIXED };
 
 struct tw_profile {
-    tw_scope_stats *rows;  /* names are owned copies */
+    tw_scope_stats *rows;  /* names and thread names are owned copies */
     size_t n, cap;
     input *inputs;
     size_t ninputs, icap;
@@ -52,9 +52,15 @@ tw_profile *tw_profile_new(void) {
     return p;
 }
 
+/* Free what a row owns: its name and its thread's. */
+static void free_row(tw_scope_stats *r) {
+    free((char *)r->name);
+    free((char *)r->thread_name);
+}
+
 void tw_profile_free(tw_profile *p) {
     if (!p) return;
-    for (size_t i = 0; i < p->n; i++) free((char *)p->rows[i].name);
+    for (size_t i = 0; i < p->n; i++) free_row(&p->rows[i]);
     for (size_t i = 0; i < p->ninputs; i++) {
         free(p->inputs[i].path);
         free(p->inputs[i].format);
@@ -135,26 +141,26 @@ static void add_bounds(tw_profile *p, enum clock c, int64_t first, int64_t last)
     if (last > p->last) p->last = last;
 }
 
-static tw_scope_stats *new_row(tw_profile *p, const char *name, size_t len) {
+/* A new row holding `src`'s figures, with copies of its name and its
+ * thread's name (NULL: none). */
+static tw_scope_stats *new_row(tw_profile *p, const tw_scope_stats *src) {
     if (!tw_grow(&p->rows, &p->cap, p->n + 1, sizeof *p->rows, 64)) return NULL;
     tw_scope_stats *r = &p->rows[p->n];
-    memset(r, 0, sizeof *r);
-    if (!(r->name = dup_bytes(name, len))) return NULL;
-    r->name_len = len;
+    *r = *src;
+    r->name = dup_bytes(src->name, src->name_len);
+    r->thread_name = src->thread_name ? dup_bytes(src->thread_name, src->thread_name_len) : NULL;
+    if (!r->name || (src->thread_name && !r->thread_name)) {
+        free_row(r);
+        return NULL;
+    }
     p->n++;
     return r;
 }
 
 int tw_profile_add_stats(tw_profile *p, const tw_stats *s, const tw_trace_info *info,
                          const tw_diag_sink *diag) {
-    for (size_t i = 0; i < tw_stats_scope_count(s); i++) {
-        const tw_scope_stats *src = tw_stats_scope(s, i);
-        tw_scope_stats *r = new_row(p, src->name, src->name_len);
-        if (!r) return TW_ERR;
-        const char *name = r->name;
-        *r = *src;
-        r->name = name;
-    }
+    for (size_t i = 0; i < tw_stats_scope_count(s); i++)
+        if (!new_row(p, tw_stats_scope(s, i))) return TW_ERR;
     p->events += tw_stats_event_count(s);
     p->threads += tw_stats_thread_count(s);
     int64_t first, last;
@@ -201,7 +207,20 @@ static int cmp_key(const void *pa, const void *pb, bool by_thread) {
 }
 
 static int cmp_scope(const void *a, const void *b) { return cmp_key(a, b, false); }
-static int cmp_thread(const void *a, const void *b) { return cmp_key(a, b, true); }
+
+/* By (name, pid, tid), and rows of the same key by thread name: a named
+ * thread first, then by bytes; so that when merged reports name a thread
+ * differently, grouping keeps the same name whatever their order. */
+static int cmp_thread(const void *pa, const void *pb) {
+    int c = cmp_key(pa, pb, true);
+    if (c) return c;
+    const tw_scope_stats *a = pa, *b = pb;
+    if (!a->thread_name || !b->thread_name) return !a->thread_name - !b->thread_name;
+    size_t n = a->thread_name_len < b->thread_name_len ? a->thread_name_len : b->thread_name_len;
+    c = memcmp(a->thread_name, b->thread_name, n);
+    if (c) return c;
+    return a->thread_name_len < b->thread_name_len ? -1 : a->thread_name_len > b->thread_name_len;
+}
 
 int tw_profile_group(tw_profile *p, bool by_thread, tw_diag_sink *diag) {
     if (by_thread) {
@@ -227,13 +246,16 @@ int tw_profile_group(tw_profile *p, bool by_thread, tw_diag_sink *diag) {
             tw_stat_merge(&into->call, &r->call);
             tw_stat_merge(&into->period, &r->period);
             tw_stat_merge(&into->outside, &r->outside);
-            free((char *)r->name);
+            free_row(r);
             continue;
         }
         if (!by_thread) {
             r->by_thread = false;
             r->pid = 0;
             r->tid = 0;
+            free((char *)r->thread_name);
+            r->thread_name = NULL;
+            r->thread_name_len = 0;
         }
         p->rows[out++] = *r;
     }
@@ -251,7 +273,7 @@ void tw_profile_filter(tw_profile *p, const tw_row_filter *f) {
                     (!f->has_pid || (r->by_thread && r->pid == f->pid)) &&
                     (!f->has_tid || (r->by_thread && r->tid == f->tid));
         if (keep) p->rows[out++] = *r;
-        else free((char *)r->name);
+        else free_row(r);
     }
     p->n = out;
 }
@@ -281,7 +303,7 @@ void tw_profile_sort(tw_profile *p, tw_sort by) {
 
 void tw_profile_truncate(tw_profile *p, size_t n) {
     if (!n || n >= p->n) return;
-    for (size_t i = n; i < p->n; i++) free((char *)p->rows[i].name);
+    for (size_t i = n; i < p->n; i++) free_row(&p->rows[i]);
     p->n = n;
 }
 
@@ -322,6 +344,32 @@ static size_t width(const char *s) {
 
 enum { COLS = 11 };
 
+/* The THREAD column: a thread's name on one line, cut to THREAD_SHOWN
+ * characters (and THREAD_CELL bytes), "..." ending what is cut. */
+enum { THREAD_SHOWN = 32, THREAD_CELL = THREAD_SHOWN * 4 + 8 };
+
+static void thread_cell(const tw_scope_stats *r, char *out) {
+    if (!r->thread_name) {
+        memcpy(out, "-", 2);
+        return;
+    }
+    const char *s = r->thread_name;
+    size_t n = r->thread_name_len, chars = 0, o = 0, seen = 0, i;
+    for (i = 0; i < n; i++) chars += ((unsigned char)s[i] & 0xC0) != 0x80;
+    size_t keep = chars > THREAD_SHOWN ? THREAD_SHOWN - 3 : chars;
+    for (i = 0; i < n && o < THREAD_CELL - 8; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c & 0xC0) != 0x80 && seen++ == keep) break;
+        out[o++] = s[i];
+        if (c < 0x20 || c == 0x7f) out[o - 1] = ' ';
+    }
+    if (i < n) {
+        memcpy(out + o, "...", 3);
+        o += 3;
+    }
+    out[o] = '\0';
+}
+
 static void pad(tw_output *o, const char *cell, size_t w) {
     for (size_t k = width(cell); k < w; k++) tw_out_putc(o, ' ');
     tw_out_str(o, cell);
@@ -351,8 +399,14 @@ static void write_table(const tw_profile *p, tw_output *o) {
     size_t ncols = p->by_thread ? COLS : COLS - 2;
     size_t w[COLS];
     for (size_t c = 0; c < COLS; c++) w[c] = strlen(heads[c]);
+    /* the THREAD column when rows per thread name some thread */
+    bool named = false;
+    for (size_t i = 0; p->by_thread && i < p->n; i++) named |= p->rows[i].thread_name != NULL;
+    size_t wthread = strlen("THREAD");
     char (*cells)[COLS][40] = p->n ? malloc(p->n * sizeof *cells) : NULL;
-    if (p->n && !cells) {
+    char (*threads)[THREAD_CELL] = named ? malloc(p->n * sizeof *threads) : NULL;
+    if ((p->n && !cells) || (named && !threads)) {
+        free(cells);
         o->err = o->err ? o->err : ENOMEM;
         return;
     }
@@ -372,21 +426,31 @@ static void write_table(const tw_profile *p, tw_output *o) {
         snprintf(c[10], 40, "%llu", (unsigned long long)r->tid);
         for (size_t k = 0; k < ncols; k++)
             if (width(c[k]) > w[k]) w[k] = width(c[k]);
+        if (named) {
+            thread_cell(r, threads[i]);
+            if (width(threads[i]) > wthread) wthread = width(threads[i]);
+        }
     }
     for (size_t k = 0; k < ncols; k++) {
         pad(o, heads[k], w[k]);
         tw_out_str(o, "  ");
     }
+    if (named) tw_out_printf(o, "%-*s  ", (int)wthread, "THREAD");
     tw_out_str(o, "SCOPE\n");
     for (size_t i = 0; i < p->n; i++) {
         for (size_t k = 0; k < ncols; k++) {
             pad(o, cells[i][k], w[k]);
             tw_out_str(o, "  ");
         }
+        if (named) { /* left-aligned, as the scope */
+            tw_out_str(o, threads[i]);
+            for (size_t k = width(threads[i]); k < wthread + 2; k++) tw_out_putc(o, ' ');
+        }
         tw_out_oneline(o, p->rows[i].name, p->rows[i].name_len);
         tw_out_putc(o, '\n');
     }
     free(cells);
+    free(threads);
     tw_out_str(o, "\nproblems: ");
     const problem **probs = sorted_problems(p);
     if (!probs) tw_out_str(o, p->nproblems ? "(out of memory)" : "none");
@@ -413,7 +477,7 @@ static void csv_stat(tw_output *o, const tw_stat *s, bool with_total) {
 }
 
 static void write_csv(const tw_profile *p, tw_output *o) {
-    tw_out_str(o, p->by_thread ? "scope,pid,tid," : "scope,");
+    tw_out_str(o, p->by_thread ? "scope,pid,tid,thread," : "scope,");
     tw_out_str(o, "count,incomplete,net_total,net_min,net_max,net_avg,gross_total,gross_min,"
                   "gross_max,gross_avg,call_total,call_min,call_max,call_avg,period_min,"
                   "period_max,period_avg,outside_total,outside_min,outside_max,outside_avg\r\n");
@@ -424,6 +488,8 @@ static void write_csv(const tw_profile *p, tw_output *o) {
             csv_num(o, r->pid, true);
             tw_out_putc(o, ',');
             tw_out_u64(o, r->tid);
+            tw_out_putc(o, ',');
+            if (r->thread_name) tw_out_csv_field(o, r->thread_name, r->thread_name_len);
         }
         tw_out_putc(o, ',');
         tw_out_u64(o, r->count);
@@ -509,6 +575,10 @@ static void write_json(const tw_profile *p, tw_output *o) {
             json_key(o, "pid", r->pid, false);
             tw_out_str(o, ",\"tid\":");
             tw_out_u64(o, r->tid);
+            if (r->thread_name) {
+                tw_out_putc(o, ',');
+                json_string(o, "thread", r->thread_name, r->thread_name_len);
+            }
         }
         json_key(o, "count", (int64_t)r->count, false);
         json_key(o, "incomplete", (int64_t)r->incomplete, false);
@@ -632,6 +702,11 @@ static bool read_row(reading *rd, const tw_jval *row) {
         r.pid = (uint32_t)vp;
         r.tid = tid->u; /* the whole unsigned 64-bit range */
     }
+    const tw_jval *thread = tw_json_get(row, "thread");
+    if (thread || tw_json_get(row, "thread_base64")) {
+        if (!r.by_thread) return bad(rd, thread ? thread : row, "'%s' without 'pid' and 'tid'", "thread");
+        if (!get_str(rd, row, "thread", &r.thread_name, &r.thread_name_len)) return false;
+    }
     if (!get_count(rd, row, "count", &r.count) || !get_count(rd, row, "incomplete", &r.incomplete) ||
         !get_stat(rd, row, "net", r.count, false, &r.net) ||
         !get_stat(rd, row, "gross", r.count, true, &r.gross) ||
@@ -639,15 +714,12 @@ static bool read_row(reading *rd, const tw_jval *row) {
         !get_interval(rd, row, "period", false, &r.period) ||
         !get_interval(rd, row, "outside", true, &r.outside))
         return false;
-    tw_scope_stats *dst = new_row(rd->p, name, len);
-    if (!dst) {
+    r.name = name;
+    r.name_len = len;
+    if (!new_row(rd->p, &r)) {
         tw_report(rd->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
         return false;
     }
-    const char *own = dst->name;
-    *dst = r;
-    dst->name = own;
-    dst->name_len = len;
     return true;
 }
 

@@ -51,6 +51,14 @@ struct tw_stats {
     int64_t jitter;
     tw_xcheck *xcheck;  /* tw_stats_set_checks(), or NULL */
     bool failed;
+    /* the threads named by thread_name metadata: (pid, tid) -> index in
+     * names, which holds copies of their latest names */
+    tw_tidmap named;
+    struct thread_name {
+        char *s;
+        size_t len;
+    } *names;
+    size_t names_cap;
 };
 
 static inline int64_t sat_add(int64_t a, int64_t b) {
@@ -226,12 +234,39 @@ void tw_stats_free(tw_stats *s) {
     if (!s) return;
     tw_xcheck_free(s->xcheck);
     tw_pairing_free(s->pairing);
+    for (size_t i = 0; i < s->named.n; i++) free(s->names[i].s);
+    free(s->names);
+    tw_tidmap_free(&s->named);
     free(s->rows);
     free(s->pub);
     free(s);
 }
 
 void tw_stats_general_only(tw_stats *s) { s->pairing->general_only = true; }
+
+/* A thread_name metadata event: the thread's name is now its text (none
+ * when it has none).  False when out of memory. */
+static bool name_thread(tw_stats *s, const tw_event *ev) {
+    char *copy = NULL;
+    if (ev->msg_len) {
+        if (!(copy = malloc(ev->msg_len + 1))) return false;
+        memcpy(copy, ev->msg, ev->msg_len);
+        copy[ev->msg_len] = '\0';
+    }
+    /* room for a new name first, so that the map never names a missing one */
+    size_t n = s->named.n;
+    bool created;
+    int64_t i;
+    if (!tw_grow(&s->names, &s->names_cap, n + 1, sizeof *s->names, 8) ||
+        (i = tw_tidmap_index(&s->named, ev->pid, ev->tid, &created)) < 0) {
+        free(copy);
+        return false;
+    }
+    if (!created) free(s->names[i].s);
+    s->names[i].s = copy;
+    s->names[i].len = copy ? ev->msg_len : 0;
+    return true;
+}
 
 /* tw_stats_event()'s work, inlined in the loop of tw_stats_events(). */
 static TW_INLINE int stats_one(tw_stats *s, const tw_event *ev) {
@@ -245,6 +280,12 @@ static TW_INLINE int stats_one(tw_stats *s, const tw_event *ev) {
     if (!f) {
         if (!tw_pairing_fast_pause(s->pairing, ev) && tw_pairing_general(s->pairing, ev) != TW_OK)
             return TW_ERR;
+        if (ev->kind == TW_META && tw_str_is(ev->name, TW_META_THREAD_NAME) &&
+            !name_thread(s, ev)) {
+            tw_report(s->diag, TW_R_OUT_OF_MEMORY, &ev->loc, "out of memory for thread names");
+            s->failed = true;
+            return TW_ERR;
+        }
     } else if (ev->kind == TW_BEGIN) {
         open_row(s, f);
     } else {
@@ -306,6 +347,9 @@ const tw_scope_stats *tw_stats_scope(const tw_stats *s, size_t i) {
                         r->period_sum, 0);
     p->outside = stat_of(r->outside_n, r->outside_min, r->outside_max, r->outside_sum,
                          r->outside_sum);
+    int64_t t = s->named.n ? tw_tidmap_find(&s->named, p->pid, p->tid) : -1;
+    p->thread_name = t >= 0 ? s->names[t].s : NULL;
+    p->thread_name_len = t >= 0 ? s->names[t].len : 0;
     return p;
 }
 uint64_t tw_stats_event_count(const tw_stats *s) { return s->events; }

@@ -17,7 +17,7 @@
     X(lms_bad_lines) X(lms_writer)                                                      \
     X(jsonl_reader_fields) X(jsonl_reader_strings) X(jsonl_reader_errors)              \
     X(jsonl_writer_bytes) X(jsonl_hostile_keys) X(jsonl_ranges) X(source_merge) X(source_threads_min_bytes) X(source_drop_details) X(source_next_ref) X(source_merge_unanchored) X(source_merge_extreme) X(pump_steering) X(pump_idle) X(read_batch_contract) X(reader_batch_equals_next) X(text1_checks_switch) \
-    X(stats_nesting) X(stats_recursion) X(stats_zero_length) X(stats_repairs) X(stats_threads) \
+    X(stats_nesting) X(stats_thread_names) X(stats_recursion) X(stats_zero_length) X(stats_repairs) X(stats_threads) \
     X(stats_preemption) X(stats_fast_path) X(stats_fast_path_taken) X(stats_time_backwards) X(durations) X(stats_pairing_hooks) X(stat_arithmetic) X(profile_api) X(json_tree) \
     X(json_tree_errors)
 

@@ -7,7 +7,9 @@
 
 /*
  * Feed events written as "TID KIND NAME TS; ..." where KIND is B (begin),
- * E (end), S (suspend), R (resume) or I (instant).  pid is always 1.
+ * E (end), S (suspend), R (resume), I (instant) or N (a thread_name
+ * metadata event naming the thread NAME; "-" for an empty name).  pid is
+ * always 1.
  */
 typedef struct run {
     tu_diags d;
@@ -35,11 +37,16 @@ static void feed_j(run *r, int64_t jitter, const char *script) {
         tw_event ev;
         memset(&ev, 0, sizeof ev);
         ev.kind = kind == 'B' ? TW_BEGIN : kind == 'E' ? TW_END : kind == 'S' ? TW_SUSPEND
-                  : kind == 'R' ? TW_RESUME : TW_INSTANT;
+                  : kind == 'R' ? TW_RESUME : kind == 'N' ? TW_META : TW_INSTANT;
         ev.pid = 1;
         ev.tid = tid;
         ev.ts = ts;
         ev.name = tw_intern_cstr(r->names, name);
+        if (kind == 'N') {
+            ev.name = tw_intern_cstr(r->names, TW_META_THREAD_NAME);
+            ev.msg = name;
+            ev.msg_len = strcmp(name, "-") ? strlen(name) : 0;
+        }
         ev.loc.kind = TW_LOC_TEXT;
         ev.loc.file = "t";
         ev.loc.line = ++line;
@@ -103,6 +110,25 @@ void test_stats_nesting(void) {
     CHECK_STR(tw_stats_scope(r.stats, 0)->name, "a");
     CHECK_STR(tw_stats_scope(r.stats, 2)->name, "c");
     CHECK_EQ_U(tw_stats_event_count(r.stats), 8);
+    done(&r);
+}
+
+void test_stats_thread_names(void) {
+    run r;
+    /* thread 1 named "boot", renamed "main" while a runs; thread 2 never
+     * named; thread 3 named "x", then "" (no name) */
+    feed(&r, "1 N boot 0; 1 B a 0; 2 B b 1; 2 E b 2; 1 N main 5; 3 N x 0; 3 N - 1; "
+             "3 B c 2; 3 E c 3; 1 E a 10");
+    const tw_scope_stats *a = row(&r, 1, "a");
+    CHECK(a->thread_name != NULL);
+    CHECK_EQ_U(a->thread_name_len, 4);
+    if (a->thread_name) CHECK_STR(a->thread_name, "main");  /* the latest name */
+    CHECK(row(&r, 2, "b")->thread_name == NULL);
+    CHECK_EQ_U(row(&r, 2, "b")->thread_name_len, 0);
+    CHECK(row(&r, 3, "c")->thread_name == NULL);
+    CHECK_EQ_U(tw_stats_event_count(r.stats), 10); /* the names are events too */
+    CHECK_EQ_U(tw_stats_thread_count(r.stats), 3);
+    CHECK_EQ_U(r.d.n, 0);
     done(&r);
 }
 

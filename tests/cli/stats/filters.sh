@@ -9,5 +9,5 @@ cat >two.jsonl <<'END'
 END
 tracewright stats --format csv --tid 1 two.jsonl | cut -d, -f1-4
 tracewright stats --format csv --pid 2 two.jsonl | cut -d, -f1-4
-tracewright stats --format csv --pid 2 --tid 1 --by thread two.jsonl | cut -d, -f1-6
+tracewright stats --format csv --pid 2 --tid 1 --by thread two.jsonl | cut -d, -f1-7
 tracewright stats --pid 4294967296 two.jsonl

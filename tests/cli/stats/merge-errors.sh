@@ -17,3 +17,10 @@ tracewright stats --merge --by thread by-scope.json
 echo "exit $?"
 tracewright stats --merge --tid 1 by-scope.json
 echo "exit $?"
+# a thread's name belongs to a row per thread; a name that is not a string
+tracewright stats --by thread --format json a.jsonl | sed 's/"pid":1,"tid":1,/"thread":"main",/' >stray.json
+tracewright stats --merge stray.json
+echo "exit $?"
+tracewright stats --by thread --format json a.jsonl | sed 's/"tid":1,/"tid":1,"thread":7,/' >number.json
+tracewright stats --merge --by thread number.json
+echo "exit $?"

@@ -24,7 +24,8 @@ from_export() {
 from_stats() {
     N='\(-\{0,1\}[0-9]*\)'
     grep '^{"name"' "$1" |
-        sed -e 's/"period":null/"period":{"count":0,"sum":0,"min":0,"max":0,"avg":0}/' \
+        sed -e 's/,"thread":"\([^"\\]\|\\.\)*"//' \
+            -e 's/"period":null/"period":{"count":0,"sum":0,"min":0,"max":0,"avg":0}/' \
             -e 's/"outside":null/"outside":{"count":0,"total":0,"min":0,"max":0,"avg":0}/' |
         sed -e "s/^{\"name\":\"\([^\"]*\)\",\"pid\":[0-9]*,\"tid\":$N,\"count\":$N,\"incomplete\":[0-9]*,/\1,\2,\3,/" \
             -e "s/\"net\":{\"total\":$N,\"min\":$N,\"max\":$N,\"avg\":$N},/\1,\2,\3,\4,/" \
