@@ -224,13 +224,16 @@ int tw_profile_read_json(tw_profile *p, tw_input *in, tw_diag_sink *diag);
  * (pid, tid, name) (by_thread true; every row must carry a thread). */
 int tw_profile_group(tw_profile *p, bool by_thread, tw_diag_sink *diag);
 /* Which rows to keep: names matching `regex` (a compiled regex_t * from
- * <regex.h>, or NULL), and the given pid and/or tid.  Rows that are not
- * per thread never match a pid or tid, so filter before grouping per scope. */
+ * <regex.h>, or NULL), the given pid and/or tid, and threads whose name
+ * matches `thread_regex` (or NULL).  Rows that are not per thread never
+ * match a pid, a tid or a thread's name, so filter before grouping per
+ * scope. */
 typedef struct tw_row_filter {
     const void *regex;
     bool has_pid, has_tid;
     uint32_t pid;
     uint64_t tid;
+    const void *thread_regex;
 } tw_row_filter;
 
 void tw_profile_filter(tw_profile *p, const tw_row_filter *f);

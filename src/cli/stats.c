@@ -7,7 +7,7 @@
 
 #include "cli.h"
 
-enum { O_BY = 1, O_SORT, O_TOP, O_FORMAT, O_SCOPE, O_PID, O_TID, O_MERGE, O_OUTPUT, O_HELP };
+enum { O_BY = 1, O_SORT, O_TOP, O_FORMAT, O_SCOPE, O_PID, O_TID, O_THREAD, O_MERGE, O_OUTPUT, O_HELP };
 
 static const cli_opt opts[] = {
     CLI_READING_OPTS,
@@ -19,6 +19,7 @@ static const cli_opt opts[] = {
     {"scope", 0, true, O_SCOPE},
     {"pid", 0, true, O_PID},
     {"tid", 0, true, O_TID},
+    {"thread-name", 0, true, O_THREAD},
     {"merge", 0, false, O_MERGE},
     {"output", 'o', true, O_OUTPUT},
     {"help", 'h', false, O_HELP},
@@ -48,6 +49,7 @@ static void help(void) {
            "      --scope REGEX        only scopes whose name matches (POSIX extended regex)\n"
            "      --pid N              only scopes of process N\n"
            "      --tid N              only scopes of thread N (in any process)\n"
+           "      --thread-name REGEX  only scopes of threads whose name matches\n"
            "      --merge              the FILEs are JSON reports to combine\n"
            "      --jitter DURATION    time may go back this much on a thread without a\n"
            "                           warning (default: the format's, see 'formats')\n"
@@ -78,6 +80,18 @@ static void help(void) {
            "  tracewright stats --by thread --sort gross --top 10 startup_4711.log\n"
            "  tracewright stats --format json run1.log > run1.json\n"
            "  tracewright stats --merge run*.json\n");
+}
+
+/* Compile the POSIX extended regular expression of `option`; false (a
+ * usage error reported) when it is invalid. */
+static bool compile(const char *option, const char *expr, regex_t *re) {
+    int e = regcomp(re, expr, REG_EXTENDED | REG_NOSUB);
+    if (e == 0) return true;
+    char msg[128];
+    regerror(e, re, msg, sizeof msg);
+    regfree(re);
+    cli_usage_error("stats", "invalid %s expression '%s': %s", option, expr, msg);
+    return false;
 }
 
 int cli_feed_stats(tw_source *src, tw_stats *stats, int *end) {
@@ -153,7 +167,7 @@ int cmd_stats(int argc, char **argv) {
     static const char *const formats[] = {"table", "csv", "json"};
     cli_parser p;
     cli_parser_init(&p, "stats", argc, argv);
-    const char *output = NULL, *scope = NULL;
+    const char *output = NULL, *scope = NULL, *thread = NULL;
     int by = 0, sort = TW_SORT_NET, format = -1;
     bool merge = false, has_pid = false, has_tid = false;
     unsigned long long top = 0, pid = 0, tid = 0;
@@ -161,8 +175,8 @@ int cmd_stats(int argc, char **argv) {
     tw_profile *prof = tw_profile_new();
     cli_reading rd;
     bool have_rd = cli_reading_init(&rd);
-    regex_t re;
-    bool have_re = false;
+    regex_t re, thread_re;
+    bool have_re = false, have_thread_re = false;
     int nfiles = 0, rc = EXIT_TROUBLE;
     cli_diag diag;
     cli_diag_init(&diag, 100);
@@ -201,6 +215,7 @@ int cmd_stats(int argc, char **argv) {
             has_tid = true;
             break;
         case O_SCOPE: scope = arg; break;
+        case O_THREAD: thread = arg; break;
         case O_MERGE: merge = true; break;
         case O_OUTPUT: output = arg; break;
         case O_HELP:
@@ -225,16 +240,9 @@ int cmd_stats(int argc, char **argv) {
                  : n > 4 && strcasecmp(output + n - 4, ".csv") == 0 ? TW_PROFILE_CSV
                                                                     : TW_PROFILE_TABLE;
     }
-    if (scope) {
-        int e = regcomp(&re, scope, REG_EXTENDED | REG_NOSUB);
-        if (e != 0) {
-            char msg[128];
-            regerror(e, &re, msg, sizeof msg);
-            cli_usage_error("stats", "invalid --scope expression '%s': %s", scope, msg);
-            goto out;
-        }
-        have_re = true;
-    }
+    if ((scope && !(have_re = compile("--scope", scope, &re))) ||
+        (thread && !(have_thread_re = compile("--thread-name", thread, &thread_re))))
+        goto out;
     if (!cli_stdin_ok("stats", files, nfiles)) goto out;
     static char *const stdin_only[] = {"-", NULL};
     char *const *paths = nfiles ? files : stdin_only;
@@ -244,10 +252,12 @@ int cmd_stats(int argc, char **argv) {
                : cli_profile_inputs(paths, npaths, NULL, &rd, &diag, prof)) != TW_OK)
         goto out;
     /* filter the rows per thread, before they are merged per scope; merged
-     * reports must have rows per thread for --pid and --tid */
-    if ((has_pid || has_tid) && tw_profile_group(prof, true, &diag.sink) != TW_OK) goto out;
+     * reports must have rows per thread for --pid, --tid and --thread-name */
+    if ((has_pid || has_tid || thread) && tw_profile_group(prof, true, &diag.sink) != TW_OK)
+        goto out;
     tw_row_filter rf = {.regex = have_re ? &re : NULL, .has_pid = has_pid, .has_tid = has_tid,
-                        .pid = (uint32_t)pid, .tid = tid};
+                        .pid = (uint32_t)pid, .tid = tid,
+                        .thread_regex = have_thread_re ? &thread_re : NULL};
     tw_profile_filter(prof, &rf);
     if (tw_profile_group(prof, by == 1, &diag.sink) != TW_OK) goto out;
     tw_profile_sort(prof, (tw_sort)sort);
@@ -263,6 +273,7 @@ int cmd_stats(int argc, char **argv) {
 out:
     cli_diag_finish(&diag);
     if (have_re) regfree(&re);
+    if (have_thread_re) regfree(&thread_re);
     tw_profile_free(prof);
     if (have_rd) cli_reading_free(&rd);
     free(files);

@@ -227,8 +227,8 @@ int tw_profile_group(tw_profile *p, bool by_thread, tw_diag_sink *diag) {
         for (size_t i = 0; i < p->n; i++) {
             if (!p->rows[i].by_thread) {
                 tw_report(diag, TW_R_BAD_OPTION, NULL,
-                          "rows per thread are needed (--by thread, --pid, --tid), but a report has rows per scope "
-                          "only (it was made without --by thread)");
+                          "rows per thread are needed (--by thread, --pid, --tid, --thread-name), but a "
+                          "report has rows per scope only (it was made without --by thread)");
                 return TW_ERR;
             }
         }
@@ -271,7 +271,10 @@ void tw_profile_filter(tw_profile *p, const tw_row_filter *f) {
         tw_scope_stats *r = &p->rows[i];
         bool keep = (!f->regex || regexec(f->regex, r->name, 0, NULL, 0) == 0) &&
                     (!f->has_pid || (r->by_thread && r->pid == f->pid)) &&
-                    (!f->has_tid || (r->by_thread && r->tid == f->tid));
+                    (!f->has_tid || (r->by_thread && r->tid == f->tid)) &&
+                    (!f->thread_regex ||
+                     (r->by_thread && r->thread_name &&
+                      regexec(f->thread_regex, r->thread_name, 0, NULL, 0) == 0));
         if (keep) p->rows[out++] = *r;
         else free_row(r);
     }

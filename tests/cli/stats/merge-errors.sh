@@ -24,3 +24,5 @@ echo "exit $?"
 tracewright stats --by thread --format json a.jsonl | sed 's/"tid":1,/"tid":1,"thread":7,/' >number.json
 tracewright stats --merge --by thread number.json
 echo "exit $?"
+tracewright stats --merge --thread-name main by-scope.json
+echo "exit $?"

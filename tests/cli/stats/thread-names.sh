@@ -70,3 +70,11 @@ printf '%s\n' '{"ts":0,"kind":"meta","pid":1,"tid":1,"name":"thread_name","msg_b
 tracewright stats --by thread --format json bytes.jsonl >bytes.json
 grep -o '"tid":1,"thread[^,]*,"thread[^,]*' bytes.json
 tracewright stats --merge --by thread --format csv bytes.json | sed -n 2p | cut -d, -f1-4 | od -An -c | tr -s ' '
+# --thread-name REGEX keeps the rows of threads whose name matches (a thread
+# without a name never does), per thread or grouped per scope afterwards
+echo "--thread-name"
+tracewright stats --by thread --thread-name '^(main|worker)' --sort name --format csv names.jsonl | cut -d, -f1-4
+tracewright stats --thread-name 'line two$' --format csv names.jsonl | cut -d, -f1-3
+tracewright stats --merge --thread-name '^l' --format csv names.json other.json | cut -d, -f1-3
+tracewright stats --thread-name '(' names.jsonl
+echo "exit $?"
