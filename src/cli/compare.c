@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 
@@ -46,8 +47,9 @@ static void help(void) {
            "                                percent slower (default 10)\n"
            "      --min-time DURATION       ignore scopes below DURATION in both runs,\n"
            "                                such as 50us or 1.5ms (default 0)\n"
-           "      --format table|json       table for people (default), or JSON\n"
-           "                                (tracewright-compare/1, see docs/compare.md)\n"
+           "      --format table|json       table for people, or JSON (tracewright-compare/1,\n"
+           "                                see docs/compare.md); default: json when the\n"
+           "                                -o file ends in .json (in any case), else table\n"
            "  -o, --output FILE             write to FILE instead of standard output\n"
            "  -f, --from FORMAT             format of trace inputs (default: detected)\n"
            "      --jitter DURATION         time may go back this much on a thread without\n"
@@ -131,9 +133,11 @@ static bool is_report(tw_input *in) {
 /* Load one side into prof (rows per scope): a report, or a trace read from
  * the same input (a pipe cannot be opened twice). */
 static bool load(const char *path, const cli_reading *rd, cli_diag *diag, tw_profile *prof) {
-    tw_source_opts so = cli_source_opts(rd);
+    /* (not cli_source_opts(): a report is not a log, and what is said
+     * about reading logs is said only when one is read) */
+    tw_input_opts io = {.max_line = (size_t)rd->maxline};
     tw_input *in;
-    if (tw_input_open(path, &so.input, &diag->sink, &in) != 0) return false;
+    if (tw_input_open(path, &io, &diag->sink, &in) != 0) return false;
     int rc;
     if (is_report(in)) {
         rc = tw_profile_read_json(prof, in, &diag->sink);
@@ -382,6 +386,7 @@ int cmd_compare(int argc, char **argv) {
     compare k;
     memset(&k, 0, sizeof k);
     k.threshold_bp = 1000;
+    k.format = -1;
     const char *paths[2] = {NULL, NULL}, *output = NULL;
     int npaths = 0, rc = EXIT_TROUBLE;
     cli_reading rd;
@@ -446,6 +451,11 @@ int cmd_compare(int argc, char **argv) {
     if (strcmp(paths[0], "-") == 0 && strcmp(paths[1], "-") == 0) {
         cli_usage_error("compare", "standard input ('-') can be only one of the two inputs");
         goto out;
+    }
+    if (!cli_stdin_ok("compare", (char *const *)paths, 2)) goto out;  /* a terminal */
+    if (k.format < 0) {  /* from the -o file's extension, as stats does */
+        size_t n = output ? strlen(output) : 0;
+        k.format = n > 5 && strcasecmp(output + n - 5, ".json") == 0 ? F_JSON : F_TABLE;
     }
     if (!cli_reading_format("compare", &rd)) goto out;
     for (int i = 0; i < 2; i++)

@@ -14,3 +14,8 @@ tracewright stats --format json current.jsonl | tracewright compare base.json -;
 tracewright compare --stat avg base.json current.json | grep '^a '
 tracewright compare --stat max --metric gross base.json current.json | grep '^a '
 tracewright compare --format json --stat max base.json current.json; echo "exit $?"
+# -o FILE.json writes JSON unless --format says otherwise, as stats does
+tracewright compare -o gate.JSON base.json current.json; echo "exit $?"
+head -c 40 gate.JSON; echo
+tracewright compare --format table -o table.json base.json current.json
+head -n 1 table.json

@@ -14,3 +14,12 @@ TRACEWRIGHT_THREADS=auto tracewright stats --top 1 "$EXAMPLES/control-loop.csv" 
 echo "exit $?"
 tracewright stats --threads auto --top 1 "$EXAMPLES/control-loop.csv" | tail -n 2
 echo "exit $?"
+# said only by a run that reads a log: not by stats --merge nor by compare
+# of two reports; compare says it once when one side is a log
+tracewright stats --format json -o r.json "$EXAMPLES/control-loop.csv"
+TRACEWRIGHT_THREADS=many tracewright stats --merge r.json >/dev/null
+echo "merge: exit $?"
+TRACEWRIGHT_THREADS=many tracewright compare r.json r.json >/dev/null
+echo "compare reports: exit $?"
+TRACEWRIGHT_THREADS=many tracewright compare r.json "$EXAMPLES/control-loop.csv" >/dev/null
+echo "compare a log: exit $?"
