@@ -300,6 +300,10 @@ bool tw_out_xml_str(tw_output *out, const char *s, size_t len);
 /* Text for a line-oriented format: CR and LF are written as spaces.
  * Returns true when any were replaced. */
 bool tw_out_oneline(tw_output *out, const char *s, size_t len);
+/* Text for a table on a terminal: every control character (below 0x20,
+ * and DEL) is written as a space, so that a name can neither break a row
+ * nor send an escape sequence to the terminal. */
+void tw_out_display(tw_output *out, const char *s, size_t len);
 /* Base64 (RFC 4648, with padding) of `len` bytes, without quotes. */
 void tw_out_base64(tw_output *out, const void *p, size_t len);
 /* One CSV field, quoted per RFC 4180 when it needs to be. */

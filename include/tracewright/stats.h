@@ -117,7 +117,8 @@ typedef struct tw_stat {
     uint64_t n;
 } tw_stat;
 
-/* Average rounded to the nearest ns (halves up); 0 when n == 0. */
+/* Average rounded to the nearest ns (halves up), kept within [min, max]
+ * (where a saturated sum would put it outside); 0 when n == 0. */
 int64_t tw_stat_avg(const tw_stat *s);
 /* Add one value (sums saturate instead of overflowing). */
 void tw_stat_add(tw_stat *s, int64_t v, bool to_total);

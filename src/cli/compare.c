@@ -285,7 +285,7 @@ static void write_table(const compare *k, const size_t count[], tw_output *o) {
         }
         fmt_pct(p, sizeof p, r);
         /* names are shown on one line, cut at 60 bytes */
-        tw_out_oneline(o, s->name, s->name_len > 60 ? 60 : s->name_len);
+        tw_out_display(o, s->name, s->name_len > 60 ? 60 : s->name_len);
         size_t shown = s->name_len > 60 ? 60 : s->name_len;
         for (size_t pad = shown; pad < w; pad++) tw_out_putc(o, ' ');
         const char *cells[] = {b, c, d, p};

@@ -734,6 +734,19 @@ bool tw_out_oneline(tw_output *o, const char *s, size_t len) {
     return replaced;
 }
 
+void tw_out_display(tw_output *o, const char *s, size_t len) {
+    size_t run = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f) {
+            tw_out_write(o, s + run, i - run);
+            tw_out_putc(o, ' ');
+            run = i + 1;
+        }
+    }
+    tw_out_write(o, s + run, len - run);
+}
+
 /* ---- CSV ----------------------------------------------------------------- */
 
 void tw_out_csv_field(tw_output *o, const char *s, size_t len) {

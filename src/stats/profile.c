@@ -385,7 +385,7 @@ static void write_table(const tw_profile *p, tw_output *o) {
     /* cppcheck-suppress knownConditionTrueFalse ; false positive: cppcheck takes ninputs for 0 */
     for (size_t i = 0; i < shown; i++) {
         tw_out_str(o, "input:  ");
-        tw_out_oneline(o, p->inputs[i].path, strlen(p->inputs[i].path));
+        tw_out_display(o, p->inputs[i].path, strlen(p->inputs[i].path));
         tw_out_printf(o, " (%s)\n", p->inputs[i].format);
     }
     if (p->ninputs > shown) tw_out_printf(o, "input:  ... and %zu more\n", p->ninputs - shown);
@@ -449,7 +449,7 @@ static void write_table(const tw_profile *p, tw_output *o) {
             tw_out_str(o, threads[i]);
             for (size_t k = width(threads[i]); k < wthread + 2; k++) tw_out_putc(o, ' ');
         }
-        tw_out_oneline(o, p->rows[i].name, p->rows[i].name_len);
+        tw_out_display(o, p->rows[i].name, p->rows[i].name_len);
         tw_out_putc(o, '\n');
     }
     free(cells);
@@ -658,6 +658,18 @@ static bool get_str(reading *rd, const tw_jval *obj, const char *key, const char
     return true;
 }
 
+/* What no report of tracewright's holds: a minimum above the maximum, or
+ * (`nonneg`: net and gross times, periods and outside times, which the
+ * engine never makes negative) a negative time.  `o` is the figure's
+ * object, named `key`. */
+static bool consistent(reading *rd, const tw_jval *o, const char *key, const tw_stat *st,
+                       bool nonneg) {
+    if (st->min > st->max) return bad(rd, o, "'min' above 'max' in '%s'", key);
+    if (nonneg && (st->min < 0 || st->total < 0 || st->sum < 0))
+        return bad(rd, o, "a negative time in '%s'", key);
+    return true;
+}
+
 /* net: {total,min,max,avg}; gross, call: {total,sum,min,max,avg} */
 static bool get_stat(reading *rd, const tw_jval *row, const char *key, uint64_t count,
                      bool with_sum, tw_stat *st) {
@@ -669,13 +681,15 @@ static bool get_stat(reading *rd, const tw_jval *row, const char *key, uint64_t 
         !get_int(rd, o, "max", &st->max))
         return false;
     st->sum = st->total;
-    return !with_sum || get_int(rd, o, "sum", &st->sum);
+    if (with_sum && !get_int(rd, o, "sum", &st->sum)) return false;
+    /* call is end - begin, which time running backwards may make negative */
+    return consistent(rd, o, key, st, strcmp(key, "call") != 0);
 }
 
 /* period: null or {count,sum,min,max,avg}; outside: null or
- * {count,total,min,max,avg} */
+ * {count,total,min,max,avg}; at most `most` of them */
 static bool get_interval(reading *rd, const tw_jval *row, const char *key, bool with_total,
-                         tw_stat *st) {
+                         uint64_t most, tw_stat *st) {
     const tw_jval *o = tw_json_get(row, key);
     memset(st, 0, sizeof *st);
     if (o && o->type == TW_JNULL) return true;
@@ -684,7 +698,9 @@ static bool get_interval(reading *rd, const tw_jval *row, const char *key, bool 
         !get_int(rd, o, "max", &st->max) || !get_int(rd, o, with_total ? "total" : "sum", &st->sum))
         return false;
     if (with_total) st->total = st->sum;
-    return true;
+    if (st->n > most)
+        return bad(rd, tw_json_get(o, "count"), "more intervals in '%s' than entries after the first", key);
+    return !st->n || consistent(rd, o, key, st, true);
 }
 
 static bool read_row(reading *rd, const tw_jval *row) {
@@ -710,12 +726,18 @@ static bool read_row(reading *rd, const tw_jval *row) {
         if (!r.by_thread) return bad(rd, thread ? thread : row, "'%s' without 'pid' and 'tid'", "thread");
         if (!get_str(rd, row, "thread", &r.thread_name, &r.thread_name_len)) return false;
     }
-    if (!get_count(rd, row, "count", &r.count) || !get_count(rd, row, "incomplete", &r.incomplete) ||
-        !get_stat(rd, row, "net", r.count, false, &r.net) ||
+    if (!get_count(rd, row, "count", &r.count) || !get_count(rd, row, "incomplete", &r.incomplete))
+        return false;
+    /* a row is made by an entry of its scope; an incomplete one is one of them */
+    if (r.count == 0)
+        return bad(rd, tw_json_get(row, "count"), "'%s' is 0: a scope has a row once entered", "count");
+    if (r.incomplete > r.count)
+        return bad(rd, tw_json_get(row, "incomplete"), "'%s' above 'count'", "incomplete");
+    if (!get_stat(rd, row, "net", r.count, false, &r.net) ||
         !get_stat(rd, row, "gross", r.count, true, &r.gross) ||
         !get_stat(rd, row, "call", r.count, true, &r.call) ||
-        !get_interval(rd, row, "period", false, &r.period) ||
-        !get_interval(rd, row, "outside", true, &r.outside))
+        !get_interval(rd, row, "period", false, r.count - 1, &r.period) ||
+        !get_interval(rd, row, "outside", true, r.count - 1, &r.outside))
         return false;
     r.name = name;
     r.name_len = len;
@@ -798,8 +820,13 @@ int tw_profile_read_json(tw_profile *p, tw_input *in, tw_diag_sink *diag) {
     tw_buf text = {0};
     tw_line l;
     int rc;
+    uint64_t next = 1;  /* a line skipped (too long) is kept as an empty one:
+                         * the parser's line numbers are the file's */
     while ((rc = tw_input_getline(in, &l)) == 1) {
-        if (!tw_buf_append(&text, l.s, l.len) || !tw_buf_append(&text, "\n", 1)) {
+        bool ok = true;
+        for (; next < l.no && ok; next++) ok = tw_buf_append(&text, "\n", 1);
+        next = l.no + 1;
+        if (!ok || !tw_buf_append(&text, l.s, l.len) || !tw_buf_append(&text, "\n", 1)) {
             tw_report(diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
             tw_buf_free(&text);
             return TW_ERR;

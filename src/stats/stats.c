@@ -91,8 +91,9 @@ void tw_stat_merge(tw_stat *into, const tw_stat *from) {
 
 int64_t tw_stat_avg(const tw_stat *s) {
     if (s->n == 0) return 0;
-    if (s->n > (uint64_t)INT64_MAX) return 0;
-    return tw_round_div(s->sum, (int64_t)s->n, NULL);
+    int64_t a = s->n > (uint64_t)INT64_MAX ? 0 : tw_round_div(s->sum, (int64_t)s->n, NULL);
+    /* within the extremes, as any average is, also when the sum saturated */
+    return a < s->min ? s->min : a > s->max ? s->max : a;
 }
 
 /* Room for one more row: the private rows move to a new aligned block. */

@@ -26,3 +26,19 @@ tracewright stats --merge --by thread number.json
 echo "exit $?"
 tracewright stats --merge --thread-name main by-scope.json
 echo "exit $?"
+# figures no report of tracewright's holds, each named where it is
+tracewright stats --by thread --format json a.jsonl >good.json
+broken() { sed "$1" good.json >"$2"; tracewright stats --merge "$2"; echo "exit $?"; }
+broken 's/"count":1,"incomplete":0/"count":0,"incomplete":0/' count0.json
+broken 's/"incomplete":0/"incomplete":2/' incomplete.json
+broken 's/"net":{"total":3,"min":3/"net":{"total":-3,"min":-3/' negative.json
+broken 's/"gross":{"total":3,"sum":3,"min":3,"max":3/"gross":{"total":3,"sum":3,"min":4,"max":3/' minmax.json
+broken 's/"period":null/"period":{"count":1,"sum":5,"min":5,"max":5,"avg":5}/' period.json
+# a call that time running backwards made negative is possible: accepted
+sed 's/"call":{"total":3,"sum":3,"min":3,"max":3/"call":{"total":-2,"sum":-2,"min":-2,"max":-2/' good.json >call.json
+tracewright stats --merge --format csv call.json | cut -d, -f1,14-16; echo "exit $?"
+# a line skipped as too long keeps the numbers of the lines after it
+{ printf '{"schema":"tracewright-stats/1","unit":"ns","span_ns":0,"events":0,"threads":0,"clock":"none",\n'
+  printf '"inputs":[],"scopes":[],"problems":{}}\n'; printf 'x\n'; } >after.json
+tracewright stats --merge --max-line-length 60 after.json
+echo "exit $?"
