@@ -122,7 +122,7 @@ typedef struct tw_stat {
 int64_t tw_stat_avg(const tw_stat *s);
 /* Add one value (sums saturate instead of overflowing). */
 void tw_stat_add(tw_stat *s, int64_t v, bool to_total);
-/* Combine two figures of disjoint data. */
+/* Combine two figures of disjoint data (n saturates at INT64_MAX). */
 void tw_stat_merge(tw_stat *into, const tw_stat *from);
 
 typedef struct tw_scope_stats {

@@ -46,6 +46,13 @@ struct tw_profile {
 
 static const char *const clock_names[] = {"none", "trace", "wall", "mixed"};
 
+/* a + b for counts, saturated at INT64_MAX: what a report can hold (its
+ * numbers are signed 64-bit integers), however many are merged */
+static uint64_t count_add(uint64_t a, uint64_t b) {
+    uint64_t s = a + b;
+    return s < a || s > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : s;
+}
+
 tw_profile *tw_profile_new(void) {
     tw_profile *p = tw_calloc_lines(1, sizeof *p);
     if (p) p->by_thread = true;
@@ -161,8 +168,8 @@ int tw_profile_add_stats(tw_profile *p, const tw_stats *s, const tw_trace_info *
                          const tw_diag_sink *diag) {
     for (size_t i = 0; i < tw_stats_scope_count(s); i++)
         if (!new_row(p, tw_stats_scope(s, i))) return TW_ERR;
-    p->events += tw_stats_event_count(s);
-    p->threads += tw_stats_thread_count(s);
+    p->events = count_add(p->events, tw_stats_event_count(s));
+    p->threads = count_add(p->threads, tw_stats_thread_count(s));
     int64_t first, last;
     if (tw_stats_bounds(s, &first, &last)) {
         if (info && info->has_origin) {
@@ -239,8 +246,8 @@ int tw_profile_group(tw_profile *p, bool by_thread, tw_diag_sink *diag) {
         tw_scope_stats *r = &p->rows[i];
         if (out && cmp_key(&p->rows[out - 1], r, by_thread) == 0) {
             tw_scope_stats *into = &p->rows[out - 1];
-            into->count += r->count;
-            into->incomplete += r->incomplete;
+            into->count = count_add(into->count, r->count);
+            into->incomplete = count_add(into->incomplete, r->incomplete);
             tw_stat_merge(&into->net, &r->net);
             tw_stat_merge(&into->gross, &r->gross);
             tw_stat_merge(&into->call, &r->call);
@@ -733,11 +740,14 @@ static bool read_row(reading *rd, const tw_jval *row) {
         return bad(rd, tw_json_get(row, "count"), "'%s' is 0: a scope has a row once entered", "count");
     if (r.incomplete > r.count)
         return bad(rd, tw_json_get(row, "incomplete"), "'%s' above 'count'", "incomplete");
+    /* the first entry on a thread has neither (unless the counts of a
+     * merge saturated) */
+    uint64_t most = r.count == (uint64_t)INT64_MAX ? r.count : r.count - 1;
     if (!get_stat(rd, row, "net", r.count, false, &r.net) ||
         !get_stat(rd, row, "gross", r.count, true, &r.gross) ||
         !get_stat(rd, row, "call", r.count, true, &r.call) ||
-        !get_interval(rd, row, "period", false, r.count - 1, &r.period) ||
-        !get_interval(rd, row, "outside", true, r.count - 1, &r.outside))
+        !get_interval(rd, row, "period", false, most, &r.period) ||
+        !get_interval(rd, row, "outside", true, most, &r.outside))
         return false;
     r.name = name;
     r.name_len = len;
@@ -802,8 +812,8 @@ static bool read_doc(reading *rd, const tw_jval *doc) {
         if (add_problem(rd->p, problems->keys[i], strlen(problems->keys[i]), (uint64_t)n->i) != TW_OK)
             return false;
     }
-    rd->p->events += events;
-    rd->p->threads += threads;
+    rd->p->events = count_add(rd->p->events, events);
+    rd->p->threads = count_add(rd->p->threads, threads);
     if (c != CLOCK_NONE && rd->p->clock != CLOCK_NONE && rd->p->clock != (enum clock)c) {
         tw_loc loc = {.file = rd->file, .kind = TW_LOC_TEXT, .line = clock->line,
                       .col = clock->col};

@@ -84,7 +84,9 @@ void tw_stat_merge(tw_stat *into, const tw_stat *from) {
     if (from->n == 0) return;
     if (into->n == 0 || from->min < into->min) into->min = from->min;
     if (into->n == 0 || from->max > into->max) into->max = from->max;
-    into->n += from->n;
+    /* saturated as the counts of a report are (signed 64-bit numbers) */
+    uint64_t n = into->n + from->n;
+    into->n = n < into->n || n > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : n;
     into->sum = sat_add(into->sum, from->sum);
     into->total = sat_add(into->total, from->total);
 }
