@@ -579,7 +579,7 @@ typedef struct {
     tw_input *in;
     int wr;
     atomic_bool done;
-    size_t ahead;  /* blocks read ahead */
+    atomic_size_t ahead;  /* blocks read ahead */
 } ahead_run;
 
 enum { AHEAD_LINES = 20000 };
@@ -611,7 +611,7 @@ static void *ahead_writer(void *arg) {
 static void *ahead_helper(void *arg) {
     ahead_run *r = arg;
     while (!atomic_load(&r->done))
-        if (tw_input_read_ahead(r->in)) r->ahead++;
+        if (tw_input_read_ahead(r->in)) atomic_fetch_add(&r->ahead, 1);
     return NULL;
 }
 
@@ -624,9 +624,14 @@ void test_input_read_ahead_threads(void) {
     ahead_run r = {0};
     r.in = open_pipe(&d, &r.wr, &saved);
     atomic_init(&r.done, false);
+    atomic_init(&r.ahead, 0);
     pthread_t wt, ht;
     CHECK(pthread_create(&wt, NULL, ahead_writer, &r) == 0);
     CHECK(pthread_create(&ht, NULL, ahead_helper, &r) == 0);
+    /* the helper reads ahead before the reader starts, however the threads
+     * are scheduled (on a busy machine the reader could otherwise take every
+     * block itself); at most 10 s */
+    for (int t = 0; t < 10000 && atomic_load(&r.ahead) == 0; t++) pause_ms(1);
     static char want[80000];
     tw_line l;
     size_t i = 0, bad = 0;
@@ -642,7 +647,7 @@ void test_input_read_ahead_threads(void) {
     pthread_join(ht, NULL);
     CHECK_EQ_U(i, AHEAD_LINES);
     CHECK_EQ_U(bad, 0);
-    CHECK(r.ahead > 0);
+    CHECK(atomic_load(&r.ahead) > 0);
     close_pipe(r.in, -1, saved);
     CHECK_EQ_U(d.n, 0);
 }
