@@ -258,8 +258,11 @@ static inline void cli_progress_ticks(size_t n) {
     else cli_progress_check();
 }
 
-/* Check the use of standard input by the inputs ("-", or none at all):
- * false (message printed) when it is named twice or is a terminal. */
-bool cli_stdin_ok(const char *cmd, char *const *paths, int n);
+/* Check the use of standard input by the inputs ("-", or none at all) and,
+ * when `rd` is given, by --names=- (text1-bin's companion text export, read
+ * from standard input): false (message printed) when it is read twice, or
+ * by more than one input's companion, or is a terminal.  `rd` is NULL where
+ * --names is not a reader's (convert to text1-bin: the writer's). */
+bool cli_stdin_ok(const char *cmd, char *const *paths, int n, const cli_reading *rd);
 
 #endif

@@ -452,7 +452,7 @@ int cmd_compare(int argc, char **argv) {
         cli_usage_error("compare", "standard input ('-') can be only one of the two inputs");
         goto out;
     }
-    if (!cli_stdin_ok("compare", (char *const *)paths, 2)) goto out;  /* a terminal */
+    if (!cli_stdin_ok("compare", (char *const *)paths, 2, &rd)) goto out;  /* a terminal */
     if (k.format < 0) {  /* from the -o file's extension, as stats does */
         size_t n = output ? strlen(output) : 0;
         k.format = n > 5 && strcasecmp(output + n - 5, ".json") == 0 ? F_JSON : F_TABLE;

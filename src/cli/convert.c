@@ -123,7 +123,10 @@ int cmd_convert(int argc, char **argv) {
                         fout->name);
         goto out;
     }
-    if (!cli_stdin_ok("convert", inputs, ninputs)) goto out;
+    /* (--names is the writer's when it writes text1-bin) */
+    if (!cli_stdin_ok("convert", inputs, ninputs,
+                      strcmp(fout->name, "text1-bin") == 0 ? NULL : &rd))
+        goto out;
     static char *const stdin_only[] = {"-", NULL};
     char *const *paths = ninputs ? inputs : stdin_only;
     size_t npaths = ninputs ? (size_t)ninputs : 1;

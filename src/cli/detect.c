@@ -48,7 +48,7 @@ int cmd_detect(int argc, char **argv) {
         }
     }
     if (nfiles == 0) files[nfiles++] = "-";  /* standard input, as elsewhere */
-    if (!cli_stdin_ok("detect", files, nfiles)) {
+    if (!cli_stdin_ok("detect", files, nfiles, NULL)) {
         free(files);
         return EXIT_TROUBLE;
     }

@@ -625,9 +625,20 @@ void cli_error(const char *fmt, ...) {
     fprintf(stderr, "tracewright: error: %s\n", msg);
 }
 
-bool cli_stdin_ok(const char *cmd, char *const *paths, int n) {
+bool cli_stdin_ok(const char *cmd, char *const *paths, int n, const cli_reading *rd) {
     int uses = n == 0;
     for (int i = 0; i < n; i++) uses += strcmp(paths[i], "-") == 0;
+    const char *names = rd ? tw_opt_str(rd->fopts, "names") : NULL;
+    if (names && strcmp(names, "-") == 0) {
+        /* each .BIN reads its companion: the first would take it all */
+        if (uses || n > 1) {
+            cli_usage_error(cmd, "--names=- reads the companion text export from standard input, "
+                                 "which is read only once: %s; give --names=FILE",
+                            uses ? "an input is read from it too" : "there is more than one input");
+            return false;
+        }
+        uses++;
+    }
     if (uses > 1) {
         cli_usage_error(cmd, "standard input ('-') can be read only once");
         return false;

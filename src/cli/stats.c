@@ -243,7 +243,7 @@ int cmd_stats(int argc, char **argv) {
     if ((scope && !(have_re = compile("--scope", scope, &re))) ||
         (thread && !(have_thread_re = compile("--thread-name", thread, &thread_re))))
         goto out;
-    if (!cli_stdin_ok("stats", files, nfiles)) goto out;
+    if (!cli_stdin_ok("stats", files, nfiles, merge ? NULL : &rd)) goto out;
     static char *const stdin_only[] = {"-", NULL};
     char *const *paths = nfiles ? files : stdin_only;
     size_t npaths = nfiles ? (size_t)nfiles : 1;

@@ -323,7 +323,7 @@ int cmd_validate(int argc, char **argv) {
     }
     if (!cli_reading_format("validate", &rd)) goto out;
     if (npaths == 0) paths[npaths++] = "-";
-    if (!cli_stdin_ok("validate", paths, npaths)) goto out;
+    if (!cli_stdin_ok("validate", paths, npaths, &rd)) goto out;
     v.out = tw_output_fd(1, "<stdout>");
     v.notes = tw_output_mem();
     if (!v.out || !v.notes) {

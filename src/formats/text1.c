@@ -24,6 +24,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/evq.h"
 #include "core/spool.h"
@@ -2032,10 +2033,12 @@ int t1_write_end(void *state) {
     }
     int rc;
     if (w->binary) {
+        /* "-": standard output (the .BIN then went to a file: t1_write_begin) */
+        bool to_stdout = strcmp(w->companion, "-") == 0;
         tw_output *o = tw_output_open(w->companion);
         if (!o) {
-            tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL, "cannot write %s: %s", w->companion,
-                      strerror(errno));
+            tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL, "cannot open '%s' for writing: %s",
+                      w->companion, strerror(errno));
             free(ctxs);
             return TW_ERR;
         }
@@ -2044,12 +2047,26 @@ int t1_write_end(void *state) {
         /* the .BIN written out first: the companion goes in place only
          * once the timeline it names is on disk (a full disk could fail the
          * .BIN's last block after its names had replaced the old ones) */
-        if (rc == TW_OK && tw_output_flush(w->ctx.out) != 0)
-            rc = TW_ERR; /* (its error is sticky: the caller reports it when it closes it) */
+        if (rc == TW_OK && tw_output_flush(w->ctx.out) != 0) {
+            /* The .BIN failed: its companion is dropped, and the failure is
+             * the .BIN's alone.  Its error is sticky, and as for every
+             * writer the caller reports it when it closes the output
+             * ("cannot write to ..."); failing here would make the caller
+             * give the output up without a word. */
+            tw_output_abort(o);
+            free(ctxs);
+            return TW_OK;
+        }
         int err = rc == TW_OK ? tw_output_close(o) : (tw_output_abort(o), 0);
         if (err) {
-            tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL, "cannot write %s: %s", w->companion,
-                      strerror(err));
+            /* the command line's wording for its own output; the caller
+             * then gives the .BIN up */
+            if (to_stdout)
+                tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL,
+                          "cannot write to standard output: %s", strerror(err));
+            else
+                tw_report(w->ctx.diag, TW_R_IO_ERROR, NULL, "cannot write to '%s': %s",
+                          w->companion, strerror(err));
             rc = TW_ERR;
         }
     } else {
@@ -2077,8 +2094,12 @@ static char *companion_of(const char *path) {
     return c;
 }
 
-/* Does `path` exist and hold a TIMELINE section?  A companion never does. */
+/* Does `path` exist and hold a TIMELINE section?  A companion never does.
+ * Only a regular file is looked into: a FIFO or a device is written to
+ * directly and never read (reading one would wait for a writer, or, as
+ * /dev/zero and /dev/full, never end). */
 static bool full_export(const char *path) {
+    if (!t1_is_file(path)) return false;
     FILE *f = fopen(path, "r");
     if (!f) return false;
     char line[64];
@@ -2091,34 +2112,120 @@ static bool full_export(const char *path) {
     return found;
 }
 
+/* The file the .BIN output ends up in: a regular file is written under a
+ * temporary name and put in place at the end (the file it replaces, if
+ * there is one yet), anything else is written directly. */
+static bool output_file(const tw_output *o, struct stat *st) {
+    if (o->tmp_path) return stat(o->name, st) == 0;
+    return o->fd >= 0 && fstat(o->fd, st) == 0;
+}
+
+/* Do two paths that name no file yet name the same new one (the same
+ * last component in the same directory)? */
+static bool same_new_file(const char *a, const char *b) {
+    const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+    const char *ba = sa ? sa + 1 : a, *bb = sb ? sb + 1 : b;
+    if (strcmp(ba, bb) != 0) return false;
+    char *da = sa ? strndup(a, (size_t)(sa - a) + 1) : strdup(".");
+    char *db = sb ? strndup(b, (size_t)(sb - b) + 1) : strdup(".");
+    struct stat x, y;
+    bool same = da && db && stat(da, &x) == 0 && stat(db, &y) == 0 && x.st_dev == y.st_dev &&
+                x.st_ino == y.st_ino;
+    free(da);
+    free(db);
+    return same;
+}
+
+/* Is the companion (a path, or "-": standard output) the file the .BIN
+ * goes to?  Its names would then replace the timeline, or the two would
+ * run into each other; but not a character device, where both may go
+ * (-o /dev/null --names=/dev/null, to time the writing). */
+static bool companion_is_output(const char *companion, const tw_output *o) {
+    struct stat bin, c, fd;
+    bool have_bin = output_file(o, &bin);
+    bool to_stdout = strcmp(companion, "-") == 0;
+    bool have_c = to_stdout ? fstat(STDOUT_FILENO, &c) == 0 : stat(companion, &c) == 0;
+    if (have_bin && have_c && bin.st_dev == c.st_dev && bin.st_ino == c.st_ino)
+        return !S_ISCHR(bin.st_mode); /* a device (/dev/null) takes both */
+    /* standard output may also be what the .BIN is being written to (its
+     * temporary file, when standard output was closed and its descriptor
+     * taken) */
+    if (to_stdout && have_c && o->fd >= 0 && fstat(o->fd, &fd) == 0)
+        return fd.st_dev == c.st_dev && fd.st_ino == c.st_ino;
+    if (have_bin || have_c) return false;
+    /* neither exists yet: both would be made by the renames at the end */
+    return o->tmp_path && !to_stdout && same_new_file(o->name, companion);
+}
+
+/* Where the companion of the .BIN goes: --names=FILE ("-": standard
+ * output), else beside the -o file.  What would lose data or mix the two
+ * files is refused (bad-option), before anything is read. */
+static int place_companion(t1_writer *w, const tw_write_ctx *ctx) {
+    const char *names = tw_opt_str(ctx->opts, T1_OPT_NAMES);
+    const tw_output *o = ctx->out;
+    const char *out = o->name;
+    bool no_path = o->fd < 0 || !out || out[0] == '<'; /* "<stdout>", "<memory>" */
+    bool bin_stdout = o->fd == STDOUT_FILENO && !o->own_fd && !o->tmp_path;
+    bool names_stdout = names && strcmp(names, "-") == 0;
+    struct stat st;
+    if (names && *names) {
+        if (names_stdout && bin_stdout) {
+            tw_report(ctx->diag, TW_R_BAD_OPTION, NULL,
+                      "--" T1_OPT_NAMES "=- writes the companion text export to standard "
+                      "output, where the .BIN goes too: give -o FILE.BIN or --" T1_OPT_NAMES
+                      "=FILE");
+            return TW_ERR;
+        }
+        w->companion = strdup(names);
+    } else if (no_path) {
+        tw_report(ctx->diag, TW_R_BAD_OPTION, NULL,
+                  "text1-bin writes the names of its handles to a companion text export: "
+                  "give -o FILE.BIN or --" T1_OPT_NAMES "=FILE");
+        return TW_ERR;
+    } else if (!o->tmp_path && !(fstat(o->fd, &st) == 0 && S_ISREG(st.st_mode))) {
+        /* a device or a FIFO: beside it would be /dev/null.txt, made by
+         * whoever may write in /dev */
+        tw_report(ctx->diag, TW_R_BAD_OPTION, NULL,
+                  "text1-bin writes the names of its handles to a companion text export: %s is "
+                  "not a regular file to put it beside; give --" T1_OPT_NAMES "=FILE",
+                  out);
+        return TW_ERR;
+    } else {
+        w->companion = companion_of(out);
+    }
+    if (!w->companion) {
+        tw_report(ctx->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        return TW_ERR;
+    }
+    if (companion_is_output(w->companion, o)) {
+        if (names_stdout)
+            tw_report(ctx->diag, TW_R_BAD_OPTION, NULL,
+                      "--" T1_OPT_NAMES "=- writes the companion text export to standard "
+                      "output, where the .BIN goes too: give --" T1_OPT_NAMES "=FILE");
+        else
+            tw_report(ctx->diag, TW_R_BAD_OPTION, NULL,
+                      "the companion text export %s is the .BIN output itself (one would replace "
+                      "or run into the other): give --" T1_OPT_NAMES "=FILE naming another file",
+                      w->companion);
+        return TW_ERR;
+    }
+    if (!names_stdout && full_export(w->companion)) {
+        tw_report(ctx->diag, TW_R_BAD_OPTION, NULL,
+                  "%s is a text export with a TIMELINE (perhaps the input); the .BIN's "
+                  "names would replace it: give --" T1_OPT_NAMES "=FILE",
+                  w->companion);
+        return TW_ERR;
+    }
+    return TW_OK;
+}
+
 int t1_write_begin(const tw_write_ctx *ctx, bool binary, void **state) {
     t1_writer *w = tw_state_alloc(ctx->diag, sizeof *w);
     if (!w) return TW_ERR;
     w->ctx = *ctx;
     w->binary = binary;
     w->version = strcmp(tw_opt_str(ctx->opts, T1_OPT_BIN_WRITE), "1.0") == 0 ? 10 : 11;
-    if (binary) {
-        const char *names = tw_opt_str(ctx->opts, T1_OPT_NAMES);
-        const char *out = ctx->out->name;
-        if (names && *names) {
-            w->companion = strdup(names);
-        } else if (ctx->out->fd < 0 || !out || out[0] == '<') {
-            tw_report(ctx->diag, TW_R_BAD_OPTION, NULL,
-                      "text1-bin writes the names of its handles to a companion text export: "
-                      "give -o FILE.BIN or --" T1_OPT_NAMES "=FILE");
-            goto fail;
-        } else {
-            w->companion = companion_of(out);
-        }
-        if (!w->companion) goto oom;
-        if (full_export(w->companion)) {
-            tw_report(ctx->diag, TW_R_BAD_OPTION, NULL,
-                      "%s is a text export with a TIMELINE (perhaps the input); the .BIN's "
-                      "names would replace it: give --" T1_OPT_NAMES "=FILE",
-                      w->companion);
-            goto fail;
-        }
-    }
+    if (binary && place_companion(w, ctx) != TW_OK) goto fail;
     w->k_source = tw_intern_cstr(ctx->strtab, "source");
     w->stats = tw_stats_new(&w->quiet);
     if (!w->k_source || !w->stats) goto oom;

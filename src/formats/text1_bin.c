@@ -84,7 +84,7 @@ static int open_names(bin_reader *r) {
     const char *given = tw_opt_str(r->ctx.opts, T1_OPT_NAMES);
     const char *path = tw_input_path(r->ctx.in);
     char *cand[2] = {NULL, NULL};
-    if (given && *given) {
+    if (given && *given) {  /* "-": standard input (the command line sees that it is read once) */
         if (tw_input_open(given, NULL, r->ctx.diag, &r->names_in) != 0) return TW_ERR;
     } else if (path) {
         size_t n = strlen(path);
