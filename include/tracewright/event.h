@@ -188,6 +188,11 @@ typedef struct tw_trace_info {
     int64_t origin_ts;
     bool has_pid;           /* the trace belongs to one known process */
     uint32_t pid;
+    /* A file the reader read besides its input (text1-bin: the text export
+     * that names its handles), valid while the reader is open; NULL when
+     * none, or when it was standard input.  A writer must not replace it
+     * (of several inputs, the first input's that has one). */
+    const char *companion;
 } tw_trace_info;
 
 #ifdef __cplusplus

@@ -1,6 +1,7 @@
 /* tracewright stats: per-scope net/gross timing reports, and merging them. */
 #include <errno.h>
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -255,6 +256,14 @@ int cmd_stats(int argc, char **argv) {
      * reports must have rows per thread for --pid, --tid and --thread-name */
     if ((has_pid || has_tid || thread) && tw_profile_group(prof, true, &diag.sink) != TW_OK)
         goto out;
+    if (thread) {  /* say why nothing matches, where no thread has a name */
+        bool named = false;
+        for (size_t i = 0; i < tw_profile_row_count(prof) && !named; i++)
+            named = tw_profile_row(prof, i)->thread_name != NULL;
+        if (!named && tw_profile_row_count(prof))
+            fputs("tracewright: note: --thread-name matches no row: no thread has a name "
+                  "(names come from thread_name metadata events)\n", stderr);
+    }
     tw_row_filter rf = {.regex = have_re ? &re : NULL, .has_pid = has_pid, .has_tid = has_tid,
                         .pid = (uint32_t)pid, .tid = tid,
                         .thread_regex = have_thread_re ? &thread_re : NULL};

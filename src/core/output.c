@@ -735,8 +735,24 @@ bool tw_out_oneline(tw_output *o, const char *s, size_t len) {
 }
 
 void tw_out_display(tw_output *o, const char *s, size_t len) {
+    /* the usual name has no control character: found so eight bytes a
+     * step (a byte below 0x20, or 0x7f, which XOR 0x7f makes 0), and
+     * written whole; else byte by byte */
+    const uint64_t k = TW_BYTES8(0x20), one = TW_BYTES8(0x01), del = TW_BYTES8(0x7f),
+                   high = TW_BYTES8(0x80);
+    uint64_t found = 0;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w = tw_load64(s + i), d = w ^ del;
+        found |= ((w - k) & ~w & high) | ((d - one) & ~d & high);
+    }
+    for (; i < len; i++) found |= (unsigned char)s[i] < 0x20 || s[i] == 0x7f;
+    if (!found) {
+        tw_out_write(o, s, len);
+        return;
+    }
     size_t run = 0;
-    for (size_t i = 0; i < len; i++) {
+    for (i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c < 0x20 || c == 0x7f) {
             tw_out_write(o, s + run, i - run);

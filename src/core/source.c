@@ -177,6 +177,8 @@ static void merge_info(tw_source *s) {
         if (ti->resolution_ns > mi->resolution_ns) mi->resolution_ns = ti->resolution_ns;
     }
     if (!same_format) mi->format = "mixed";
+    for (size_t i = 1; i < s->n && !mi->companion; i++)
+        mi->companion = tw_reader_info(s->v[i].rd)->companion;
     mi->has_pid = same_pid;
     if (!same_pid) mi->pid = 0;
     mi->has_origin = all_origin;

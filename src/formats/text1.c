@@ -2209,6 +2209,19 @@ static int place_companion(t1_writer *w, const tw_write_ctx *ctx) {
                       w->companion);
         return TW_ERR;
     }
+    /* the text export the input .BIN was read with (converting a .BIN to
+     * another): replaced, it would no longer name that timeline's handles */
+    const char *read_with = ctx->info ? ctx->info->companion : NULL;
+    struct stat r, c;
+    if (read_with && !names_stdout && stat(read_with, &r) == 0 && stat(w->companion, &c) == 0 &&
+        r.st_dev == c.st_dev && r.st_ino == c.st_ino && !S_ISCHR(r.st_mode)) {
+        tw_report(ctx->diag, TW_R_BAD_OPTION, NULL,
+                  "the companion text export %s is the one the input was read with; the "
+                  ".BIN's names would replace those of the input's timeline: give --" T1_OPT_NAMES
+                  "=FILE naming another file",
+                  w->companion);
+        return TW_ERR;
+    }
     if (!names_stdout && full_export(w->companion)) {
         tw_report(ctx->diag, TW_R_BAD_OPTION, NULL,
                   "%s is a text export with a TIMELINE (perhaps the input); the .BIN's "

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "text1.h"
 
@@ -84,7 +85,24 @@ static int open_names(bin_reader *r) {
     const char *given = tw_opt_str(r->ctx.opts, T1_OPT_NAMES);
     const char *path = tw_input_path(r->ctx.in);
     char *cand[2] = {NULL, NULL};
-    if (given && *given) {  /* "-": standard input (the command line sees that it is read once) */
+    if (given && strcmp(given, "-") == 0) {
+        /* (the command line refuses it earlier where --names is the
+         * reader's alone: convert to text1-bin shares it with the writer) */
+        if (!path && strcmp(r->file, TW_STDIN_NAME) == 0) {
+            tw_report(r->ctx.diag, TW_R_BAD_OPTION, NULL,
+                      "standard input ('-') can be read only once: the .BIN is read from it, so "
+                      "--" T1_OPT_NAMES "=- cannot read its companion from it too; give --"
+                      T1_OPT_NAMES "=FILE");
+            return TW_ERR;
+        }
+        if (isatty(STDIN_FILENO)) {  /* names typed by hand are never meant */
+            tw_report(r->ctx.diag, TW_R_IO_ERROR, NULL,
+                      "standard input is a terminal; give a FILE or redirect the input (--"
+                      T1_OPT_NAMES "=- reads the companion from it)");
+            return TW_ERR;
+        }
+        if (tw_input_open(given, NULL, r->ctx.diag, &r->names_in) != 0) return TW_ERR;
+    } else if (given && *given) {
         if (tw_input_open(given, NULL, r->ctx.diag, &r->names_in) != 0) return TW_ERR;
     } else if (path) {
         size_t n = strlen(path);
@@ -130,6 +148,7 @@ static int open_names(bin_reader *r) {
     }
     free(cand[0]);
     free(cand[1]);
+    if (r->names_in) r->ctx.info->companion = tw_input_path(r->names_in);
     tw_read_ctx nctx = r->ctx;
     nctx.in = r->names_in;
     return t1_open(&nctx, true, &r->names);

@@ -417,6 +417,7 @@ static void write_table(const tw_profile *p, tw_output *o) {
     char (*threads)[THREAD_CELL] = named ? malloc(p->n * sizeof *threads) : NULL;
     if ((p->n && !cells) || (named && !threads)) {
         free(cells);
+        free(threads);
         o->err = o->err ? o->err : ENOMEM;
         return;
     }
@@ -732,6 +733,7 @@ static bool read_row(reading *rd, const tw_jval *row) {
     if (thread || tw_json_get(row, "thread_base64")) {
         if (!r.by_thread) return bad(rd, thread ? thread : row, "'%s' without 'pid' and 'tid'", "thread");
         if (!get_str(rd, row, "thread", &r.thread_name, &r.thread_name_len)) return false;
+        if (!r.thread_name_len) r.thread_name = NULL;  /* an empty name is none */
     }
     if (!get_count(rd, row, "count", &r.count) || !get_count(rd, row, "incomplete", &r.incomplete))
         return false;

@@ -5,6 +5,7 @@
  * grouped, filtered, sorted and written as a table, CSV and JSON; and the
  * JSON written reads back to the same JSON.
  */
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,9 +51,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!p) return 0;
     bool by_thread;
     tw_output *first = group_and_write(p, &sink, &by_thread);
-    /* the other layouts, and the filters and sorts, after the JSON */
-    tw_row_filter f = {.has_tid = size & 1, .tid = 1};
+    /* the other layouts, and the filters and sorts, after the JSON: by a
+     * scope's name and a thread's (as --scope and --thread-name), by tid */
+    regex_t name_re, thread_re;
+    TW_FUZZ_CHECK(regcomp(&name_re, "[a-m]", REG_EXTENDED | REG_NOSUB) == 0, "regcomp");
+    TW_FUZZ_CHECK(regcomp(&thread_re, "^[^x]", REG_EXTENDED | REG_NOSUB) == 0, "regcomp");
+    tw_row_filter f = {.has_tid = size & 1, .tid = 1, .regex = size & 2 ? &name_re : NULL,
+                       .thread_regex = size & 4 ? &thread_re : NULL};
     tw_profile_filter(p, &f);
+    regfree(&name_re);
+    regfree(&thread_re);
     tw_profile_sort(p, (tw_sort)(size % 5));
     tw_profile_truncate(p, size % 3);
     tw_output *other = tw_output_mem();

@@ -78,3 +78,15 @@ tracewright stats --thread-name 'line two$' --format csv names.jsonl | cut -d, -
 tracewright stats --merge --thread-name '^l' --format csv names.json other.json | cut -d, -f1-3
 tracewright stats --thread-name '(' names.jsonl
 echo "exit $?"
+# a name cut at 32 characters ends on a whole character; --thread-name
+# with --tid; a report's empty "thread" is no name; where no thread has a
+# name, a note says why --thread-name matches nothing
+printf '%s\n' '{"ts":0,"kind":"meta","pid":1,"tid":1,"name":"thread_name","msg":"ééééééééééééééééééééééééééééééééééé"}' \
+    '{"ts":0,"kind":"begin","pid":1,"tid":1,"name":"a"}' '{"ts":1,"kind":"end","pid":1,"tid":1,"name":"a"}' >wide.jsonl
+tracewright stats --by thread wide.jsonl | sed -n 4,5p
+tracewright stats --by thread --thread-name '^(main|worker)' --tid 1 --format csv names.jsonl | cut -d, -f1-4
+sed 's/"thread":"main"/"thread":""/' names.json >empty.json
+tracewright stats --merge --by thread --sort name empty.json | sed -n 5p
+tracewright stats --merge --thread-name '^$' --format csv empty.json | cut -d, -f1-3
+printf '%s\n' '{"ts":0,"kind":"begin","pid":1,"tid":1,"name":"a"}' '{"ts":1,"kind":"end","pid":1,"tid":1,"name":"a"}' >plain.jsonl
+tracewright stats --thread-name main --format csv plain.jsonl
