@@ -90,3 +90,10 @@ tracewright stats --merge --by thread --sort name empty.json | sed -n 5p
 tracewright stats --merge --thread-name '^$' --format csv empty.json | cut -d, -f1-3
 printf '%s\n' '{"ts":0,"kind":"begin","pid":1,"tid":1,"name":"a"}' '{"ts":1,"kind":"end","pid":1,"tid":1,"name":"a"}' >plain.jsonl
 tracewright stats --thread-name main --format csv plain.jsonl
+# wide characters take two columns: a name of 26 of them is cut to 14 and
+# "..." (31 columns), and the SCOPE column stays aligned after shorter ones
+printf '%s\n' '{"ts":0,"kind":"meta","pid":1,"tid":1,"name":"thread_name","msg":"主线程渲染器工作线程第一号主线程渲染器工作线程第一号"}' \
+    '{"ts":0,"kind":"meta","pid":1,"tid":2,"name":"thread_name","msg":"主线程"}' \
+    '{"ts":0,"kind":"begin","pid":1,"tid":1,"name":"a"}' '{"ts":1,"kind":"end","pid":1,"tid":1,"name":"a"}' \
+    '{"ts":0,"kind":"begin","pid":1,"tid":2,"name":"b"}' '{"ts":1,"kind":"end","pid":1,"tid":2,"name":"b"}' >cjk.jsonl
+tracewright stats --by thread --sort name cjk.jsonl | sed -n 4,6p
