@@ -25,8 +25,8 @@
 # and threads/no-thread.sh, which limits the virtual memory below what
 # valgrind needs to start (so it only checks that it cannot run there);
 # convert/signals.sh, whose signals reach the wrapper that starts valgrind,
-# not tracewright, and convert/output-files.sh, whose closed standard
-# descriptors the wrapper's own redirections reopen;
+# not tracewright, and convert/output-files.sh and text1/bin-write-errors.sh,
+# whose closed standard descriptors the wrapper's own redirections reopen;
 # make test and make sanitize run them.  VG_SKIP= runs every test.  Ends
 # with "N passed, N failed".
 set -u
@@ -98,7 +98,7 @@ suite() {
 }
 
 # the CLI tests to run: those selected, without the ones VG_SKIP names
-skip=${VG_SKIP-hostile/long-line.sh convert/tmpdir.sh threads/no-thread.sh convert/signals.sh convert/output-files.sh}
+skip=${VG_SKIP-hostile/long-line.sh convert/tmpdir.sh threads/no-thread.sh convert/signals.sh convert/output-files.sh text1/bin-write-errors.sh}
 cli_sel=
 if [ -n "$skip" ]; then
     for t in "$tests"/cli/*/*.sh; do
