@@ -699,30 +699,39 @@ size_t tw_base64_decode(const char *s, size_t n, unsigned char *out) {
     return o;
 }
 
-bool tw_out_oneline(tw_output *o, const char *s, size_t len) {
-    /* the usual name has no byte below 0x0e (so neither): found so eight
-     * bytes a step, the last word overlapping the one before, and written
-     * whole; else byte by byte */
-    uint64_t low = 0;
-    size_t i = 0;
+/* Whether s[0..len) has a byte below `limit` (at most 0x80), or DEL when
+ * `del`: eight bytes a step, the last word overlapping the one before, for
+ * the usual name, which has none. */
+static inline bool any_control(const char *s, size_t len, unsigned char limit, bool del) {
+    const uint64_t k = TW_BYTES8(limit), one = TW_BYTES8(0x01), d7f = TW_BYTES8(0x7f),
+                   high = TW_BYTES8(0x80);
+    uint64_t found = 0;
     if (len >= 8) {
-        const uint64_t k = TW_BYTES8(0x0e), high = TW_BYTES8(0x80);
-        for (; i + 8 < len; i += 8) {
-            uint64_t w = tw_load64(s + i);
-            low |= (w - k) & ~w & high;
+        for (size_t i = 0; i + 8 < len; i += 8) {
+            uint64_t w = tw_load64(s + i), d = w ^ d7f;
+            found |= (w - k) & ~w & high;
+            if (del) found |= (d - one) & ~d & high;
         }
-        uint64_t w = tw_load64(s + len - 8);
-        low |= (w - k) & ~w & high;
+        uint64_t w = tw_load64(s + len - 8), d = w ^ d7f;
+        found |= (w - k) & ~w & high;
+        if (del) found |= (d - one) & ~d & high;
     } else {
-        for (; i < len; i++) low |= (unsigned char)s[i] < 0x0e;
+        for (size_t i = 0; i < len; i++)
+            found |= (unsigned char)s[i] < limit || (del && s[i] == 0x7f);
     }
-    if (!low) {
+    return found != 0;
+}
+
+bool tw_out_oneline(tw_output *o, const char *s, size_t len) {
+    /* the usual name has no byte below 0x0e (so neither CR nor LF): written
+     * whole; else byte by byte */
+    if (!any_control(s, len, 0x0e, false)) {
         tw_out_write(o, s, len);
         return false;
     }
     size_t run = 0;
     bool replaced = false;
-    for (i = 0; i < len; i++) {
+    for (size_t i = 0; i < len; i++) {
         if (s[i] == '\n' || s[i] == '\r') {
             tw_out_write(o, s + run, i - run);
             tw_out_putc(o, ' ');
@@ -735,24 +744,12 @@ bool tw_out_oneline(tw_output *o, const char *s, size_t len) {
 }
 
 void tw_out_display(tw_output *o, const char *s, size_t len) {
-    /* the usual name has no control character: found so eight bytes a
-     * step (a byte below 0x20, or 0x7f, which XOR 0x7f makes 0), and
-     * written whole; else byte by byte */
-    const uint64_t k = TW_BYTES8(0x20), one = TW_BYTES8(0x01), del = TW_BYTES8(0x7f),
-                   high = TW_BYTES8(0x80);
-    uint64_t found = 0;
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t w = tw_load64(s + i), d = w ^ del;
-        found |= ((w - k) & ~w & high) | ((d - one) & ~d & high);
-    }
-    for (; i < len; i++) found |= (unsigned char)s[i] < 0x20 || s[i] == 0x7f;
-    if (!found) {
+    if (!any_control(s, len, 0x20, true)) {  /* the usual name: written whole */
         tw_out_write(o, s, len);
         return;
     }
     size_t run = 0;
-    for (i = 0; i < len; i++) {
+    for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c < 0x20 || c == 0x7f) {
             tw_out_write(o, s + run, i - run);

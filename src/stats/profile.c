@@ -197,11 +197,15 @@ int tw_profile_add_stats(tw_profile *p, const tw_stats *s, const tw_trace_info *
 
 /* ---- grouping, filtering, sorting ---------------------------------------- */
 
-static int cmp_name(const tw_scope_stats *a, const tw_scope_stats *b) {
-    size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
-    int c = memcmp(a->name, b->name, n);
+/* Bytes compared as unsigned, a prefix first. */
+static int cmp_bytes(const char *a, size_t an, const char *b, size_t bn) {
+    int c = memcmp(a, b, an < bn ? an : bn);
     if (c) return c;
-    return a->name_len < b->name_len ? -1 : a->name_len > b->name_len;
+    return an < bn ? -1 : an > bn;
+}
+
+static int cmp_name(const tw_scope_stats *a, const tw_scope_stats *b) {
+    return cmp_bytes(a->name, a->name_len, b->name, b->name_len);
 }
 
 static int cmp_key(const void *pa, const void *pb, bool by_thread) {
@@ -223,10 +227,7 @@ static int cmp_thread(const void *pa, const void *pb) {
     if (c) return c;
     const tw_scope_stats *a = pa, *b = pb;
     if (!a->thread_name || !b->thread_name) return !a->thread_name - !b->thread_name;
-    size_t n = a->thread_name_len < b->thread_name_len ? a->thread_name_len : b->thread_name_len;
-    c = memcmp(a->thread_name, b->thread_name, n);
-    if (c) return c;
-    return a->thread_name_len < b->thread_name_len ? -1 : a->thread_name_len > b->thread_name_len;
+    return cmp_bytes(a->thread_name, a->thread_name_len, b->thread_name, b->thread_name_len);
 }
 
 int tw_profile_group(tw_profile *p, bool by_thread, tw_diag_sink *diag) {
@@ -356,6 +357,7 @@ static uint32_t code_point(const unsigned char *s, size_t len) {
 /* Terminal columns of a code point: 2 for the East Asian wide and
  * fullwidth ones (CJK, Hangul, fullwidth forms, most emoji), else 1. */
 static size_t columns(uint32_t cp) {
+    if (cp < 0x1100) return 1;
     static const uint32_t wide[][2] = {
         {0x1100, 0x115F},   {0x2E80, 0x303E},   {0x3041, 0x33FF},   {0x3400, 0x4DBF},
         {0x4E00, 0x9FFF},   {0xA000, 0xA4CF},   {0xAC00, 0xD7A3},   {0xF900, 0xFAFF},
@@ -371,6 +373,10 @@ static size_t columns(uint32_t cp) {
  * byte, shown in one column) and, in *cols, its columns. */
 static size_t next_char(const char *s, size_t n, size_t *cols) {
     const unsigned char *u = (const unsigned char *)s;
+    if (u[0] < 0x80 || n == 0) {  /* ASCII, the usual: one column */
+        *cols = 1;
+        return 1;
+    }
     size_t len = tw_utf8_seq(u, n);
     *cols = len ? columns(code_point(u, len)) : 1;
     return len ? len : 1;
@@ -379,7 +385,14 @@ static size_t next_char(const char *s, size_t n, size_t *cols) {
 /* Display width of UTF-8 text, in terminal columns. */
 static size_t width(const char *s) {
     size_t w = 0, n = strlen(s), cols;
-    for (size_t i = 0; i < n; w += cols) i += next_char(s + i, n - i, &cols);
+    for (size_t i = 0; i < n; w += cols) {
+        if ((unsigned char)s[i] < 0x80) {  /* ASCII, the usual, without a call */
+            i++;
+            cols = 1;
+            continue;
+        }
+        i += next_char(s + i, n - i, &cols);
+    }
     return w;
 }
 
@@ -464,6 +477,7 @@ static void write_table(const tw_profile *p, tw_output *o) {
     for (size_t i = 0; i < p->n; i++) {
         const tw_scope_stats *r = &p->rows[i];
         char(*c)[40] = cells[i];
+        size_t cw;
         snprintf(c[0], 40, "%llu", (unsigned long long)r->count);
         snprintf(c[1], 40, "%llu", (unsigned long long)r->incomplete);
         tw_duration_format(r->net.total, c[2], 40);
@@ -476,10 +490,10 @@ static void write_table(const tw_profile *p, tw_output *o) {
         snprintf(c[9], 40, "%lu", (unsigned long)r->pid);
         snprintf(c[10], 40, "%llu", (unsigned long long)r->tid);
         for (size_t k = 0; k < ncols; k++)
-            if (width(c[k]) > w[k]) w[k] = width(c[k]);
+            if ((cw = width(c[k])) > w[k]) w[k] = cw;
         if (named) {
             thread_cell(r, threads[i]);
-            if (width(threads[i]) > wthread) wthread = width(threads[i]);
+            if ((cw = width(threads[i])) > wthread) wthread = cw;
         }
     }
     for (size_t k = 0; k < ncols; k++) {
