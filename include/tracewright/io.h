@@ -315,6 +315,13 @@ void tw_out_csv_field(tw_output *out, const char *s, size_t len);
 
 /* True when the bytes are valid UTF-8 (no overlongs, no surrogates). */
 bool tw_utf8_valid(const char *s, size_t len);
+/* The UTF-16 code units the bytes stand for, as UTF-8: one for each
+ * character below U+10000, two above, one for each byte that is not part
+ * of a valid sequence (the U+FFFD it would be read as).  With `used`, a
+ * non-ASCII byte among the last three is left for a next call, with the
+ * bytes that follow it (for text read in parts), and *used says how many
+ * bytes were counted; without it, every byte is. */
+uint64_t tw_utf16_units(const char *s, size_t len, size_t *used);
 
 #ifdef __cplusplus
 }

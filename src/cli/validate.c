@@ -4,8 +4,11 @@
  * SARIF 2.1.0 on standard output.  The exit status is the verdict.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -73,6 +76,9 @@ typedef struct validator {
     unsigned long long max, shown, hidden;
     bool results;  /* a SARIF result was written (for the commas) */
     bool shared;   /* out goes where standard error goes (the progress line) */
+    /* SARIF: the input whose lines are read back for columns (sarif_column) */
+    char *col_file;
+    int col_fd;    /* -1: not open, or not a regular file */
 } validator;
 
 /* A path as a URI reference: bytes outside RFC 3986's unreserved set and
@@ -156,6 +162,55 @@ static void sarif_notification(validator *v, const tw_diag *d) {
     tw_out_str(o, "}}");
 }
 
+/* The input named `file`, open for reading back its lines: a descriptor
+ * kept while the diagnostics name the same file; -1 when it cannot be
+ * read back (standard input, which is gone; a file that is not regular,
+ * or that cannot be opened). */
+static int col_input(validator *v, const char *file) {
+    if (v->col_file && strcmp(v->col_file, file) == 0) return v->col_fd;
+    if (v->col_fd >= 0) close(v->col_fd);
+    free(v->col_file);
+    v->col_fd = -1;
+    v->col_file = strdup(file);
+    if (!v->col_file || strcmp(file, TW_STDIN_NAME) == 0) return -1;
+    int fd;
+    do fd = open(file, O_RDONLY | O_CLOEXEC);
+    while (fd < 0 && errno == EINTR);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        fd = -1;
+    }
+    return v->col_fd = fd;
+}
+
+/* SARIF counts a column in UTF-16 code units (its default columnKind),
+ * the diagnostics in bytes: the line's bytes before the column are read
+ * back from the input and counted.  The byte column when they cannot be
+ * (standard input). */
+static uint64_t sarif_column(validator *v, const tw_loc *l) {
+    uint64_t before = l->col - 1;  /* bytes of the line before the column */
+    if (!before || l->offset < before) return l->col;
+    int fd = col_input(v, l->file);
+    if (fd < 0) return l->col;
+    char buf[65536];
+    uint64_t units = 0, at = l->offset - before, left = before;
+    size_t kept = 0;  /* bytes of a character cut at the end of the last read */
+    while (left) {
+        size_t want = sizeof buf - kept < left ? sizeof buf - kept : (size_t)left;
+        ssize_t got = pread(fd, buf + kept, want, (off_t)at);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return l->col;  /* shorter than when it was read */
+        at += (uint64_t)got;
+        left -= (uint64_t)got;
+        size_t n = kept + (size_t)got, used = n;
+        units += tw_utf16_units(buf, n, left ? &used : NULL);
+        kept = n - used;
+        memmove(buf, buf + used, kept);
+    }
+    return units + 1;
+}
+
 static void sarif_result(validator *v, const tw_diag *d) {
     tw_output *o = v->out;
     const tw_loc *l = &d->loc;
@@ -175,7 +230,8 @@ static void sarif_result(validator *v, const tw_diag *d) {
     tw_out_str(o, ",\"region\":{");
     if (l->kind == TW_LOC_TEXT) {
         tw_out_printf(o, "\"startLine\":%llu", (unsigned long long)l->line);
-        if (l->col) tw_out_printf(o, ",\"startColumn\":%llu", (unsigned long long)l->col);
+        if (l->col)
+            tw_out_printf(o, ",\"startColumn\":%llu", (unsigned long long)sarif_column(v, l));
     } else if (l->kind == TW_LOC_BINARY) {
         /* code scanning places every result on a line: the first */
         tw_out_printf(o, "\"startLine\":1,\"byteOffset\":%llu,\"byteLength\":%u",
@@ -220,7 +276,7 @@ static void sarif_begin(tw_output *o) {
         tw_out_printf(o, "},\"defaultConfiguration\":{\"level\":\"%s\"}}",
                       sarif_level(ri->severity));
     }
-    tw_out_str(o, "\n    ]}},\n    \"results\": [");
+    tw_out_str(o, "\n    ]}},\n    \"columnKind\": \"utf16CodeUnits\",\n    \"results\": [");
 }
 
 static void sarif_end(validator *v, bool ok) {
@@ -288,6 +344,7 @@ int cmd_validate(int argc, char **argv) {
     rd.maxdiag = 0;
     validator v;
     memset(&v, 0, sizeof v);
+    v.col_fd = -1;
     bool strict = false;
     char **paths = malloc(sizeof *paths * (size_t)(argc + 1));
     int npaths = 0, status = EXIT_TROUBLE;
@@ -366,6 +423,8 @@ int cmd_validate(int argc, char **argv) {
     }
 out:
     if (v.notes) tw_output_abort(v.notes);
+    if (v.col_fd >= 0) close(v.col_fd);
+    free(v.col_file);
     free(paths);
     cli_reading_free(&rd);
     return status;

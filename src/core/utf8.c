@@ -57,6 +57,26 @@ bool tw_utf8_valid(const char *str, size_t len) {
     return true;
 }
 
+uint64_t tw_utf16_units(const char *str, size_t len, size_t *used) {
+    const unsigned char *s = (const unsigned char *)str;
+    uint64_t units = 0;
+    size_t i = 0;
+    while (i < len) {
+        if (s[i] < 0x80) {
+            units++;
+            i++;
+            continue;
+        }
+        /* fewer than four bytes left: the caller may have the rest */
+        if (used && len - i < 4) break;
+        size_t k = tw_utf8_seq(s + i, len - i);
+        units += k == 4 ? 2 : 1;  /* an invalid byte: one U+FFFD */
+        i += k ? k : 1;
+    }
+    if (used) *used = i;
+    return units;
+}
+
 size_t tw_utf8_put(uint32_t cp, char *out) {
     if (cp < 0x80) {
         out[0] = (char)cp;

@@ -4,7 +4,8 @@
  * "tool.driver" (a name and rules with unique ids), and results whose
  * ruleId names a rule (ruleIndex pointing at it), whose level is known,
  * with message.text and locations[].physicalLocation (artifactLocation.uri
- * and region.startLine >= 1).  Prints "ok: ..." or the first problem.
+ * and region.startLine >= 1); a columnKind, when there is one, is one of
+ * the two SARIF knows.  Prints "ok: ..." or the first problem.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +48,11 @@ int main(int argc, char **argv) {
         const tw_jval *driver = get(get(run, "tool", TW_JOBJ), "driver", TW_JOBJ);
         const tw_jval *rules = get(driver, "rules", TW_JARR);
         const tw_jval *results = get(run, "results", TW_JARR);
-        if (!driver || !get(driver, "name", TW_JSTR)) rc = fail("no tool.driver.name", 0);
+        const tw_jval *ck = run->type == TW_JOBJ ? tw_json_get(run, "columnKind") : NULL;
+        if (ck && (ck->type != TW_JSTR ||
+                   (strcmp(ck->s, "utf16CodeUnits") && strcmp(ck->s, "unicodeCodePoints"))))
+            rc = fail("columnKind is neither utf16CodeUnits nor unicodeCodePoints", 0);
+        else if (!driver || !get(driver, "name", TW_JSTR)) rc = fail("no tool.driver.name", 0);
         else if (!rules) rc = fail("no tool.driver.rules", 0);
         else if (!results) rc = fail("no results", 0);
         for (size_t i = 0; !rc && i < rules->len; i++) {

@@ -263,6 +263,27 @@ void test_find_byte(void) {
     }
 }
 
+/* SARIF's columns: UTF-16 code units of UTF-8 text, read whole or in parts */
+void test_utf16_units(void) {
+    static const char s[] = "Gr\xc3\xbc\xc3\x9f" "e \xe6\x97\xa5 \xf0\x9f\x98\x80!"; /* 17 bytes */
+    CHECK_EQ_U(tw_utf16_units(s, 17, NULL), 11);  /* G r ü ß e ' ' 日 ' ' 😀(2) ! */
+    CHECK_EQ_U(tw_utf16_units("caf\xe9", 4, NULL), 4);           /* Latin-1: one each */
+    CHECK_EQ_U(tw_utf16_units("\xe6\x97", 2, NULL), 2);         /* cut: one each */
+    CHECK_EQ_U(tw_utf16_units("\xed\xa0\x80", 3, NULL), 3);     /* surrogate: invalid */
+    size_t used;
+    CHECK_EQ_U(tw_utf16_units("ab\xe6\x97", 4, &used), 2);      /* the cut one is left */
+    CHECK_EQ_U(used, 2);
+    CHECK_EQ_U(tw_utf16_units("ab\xf0\x9f\x98\x80", 6, &used), 4);
+    CHECK_EQ_U(used, 6);
+    /* every place of a cut: the parts add up to the whole */
+    for (size_t cut = 0; cut <= 17; cut++) {
+        uint64_t first = tw_utf16_units(s, cut, &used);
+        char rest[32];
+        memcpy(rest, s + used, 17 - used);
+        CHECK_EQ_U(first + tw_utf16_units(rest, 17 - used, NULL), 11);
+    }
+}
+
 void test_utf8_validation(void) {
     CHECK(tw_utf8_valid("plain ascii text, long enough for the fast path", 47));
     CHECK(tw_utf8_valid("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 14));
