@@ -188,11 +188,11 @@ typedef struct tw_trace_info {
     int64_t origin_ts;
     bool has_pid;           /* the trace belongs to one known process */
     uint32_t pid;
-    /* A file the reader read besides its input (text1-bin: the text export
-     * that names its handles), valid while the reader is open; NULL when
-     * none, or when it was standard input.  A writer must not replace it
-     * (of several inputs, the first input's that has one). */
-    const char *companion;
+    /* The files the readers read besides their inputs (text1-bin: the
+     * text export that names its handles), a NULL-terminated list valid
+     * while the readers are open; NULL when there are none (standard input
+     * is never in it).  A writer must not replace any of them. */
+    const char *const *companions;
 } tw_trace_info;
 
 #ifdef __cplusplus

@@ -26,6 +26,7 @@ struct tw_source {
     size_t heapn;
     size_t last;   /* input whose event was handed out last; n = none */
     tw_trace_info info;
+    const char **companions;  /* info.companions of several inputs */
     tw_diag_sink *diag;   /* where the readers, inputs and merge report */
     bool threads;                /* tw_source_opts' */
     uint64_t threads_min_bytes;  /* tw_source_opts' */
@@ -163,6 +164,24 @@ static void no_common_clock(tw_source *s, size_t i) {
               tw_input_name(s->v[i].in));
 }
 
+/* Every input's companions in one list, for the merged info of several
+ * inputs; false when out of memory (not reported). */
+static bool gather_companions(tw_source *s) {
+    size_t n = 0;
+    for (size_t i = 0; i < s->n; i++)
+        for (const char *const *c = tw_reader_info(s->v[i].rd)->companions; c && *c; c++) n++;
+    s->info.companions = NULL;
+    if (!n) return true;
+    if (!(s->companions = malloc((n + 1) * sizeof *s->companions))) return false;
+    n = 0;
+    for (size_t i = 0; i < s->n; i++)
+        for (const char *const *c = tw_reader_info(s->v[i].rd)->companions; c && *c; c++)
+            s->companions[n++] = *c;
+    s->companions[n] = NULL;
+    s->info.companions = s->companions;
+    return true;
+}
+
 static void merge_info(tw_source *s) {
     tw_trace_info *mi = &s->info;
     const tw_trace_info *first = tw_reader_info(s->v[0].rd);
@@ -177,8 +196,6 @@ static void merge_info(tw_source *s) {
         if (ti->resolution_ns > mi->resolution_ns) mi->resolution_ns = ti->resolution_ns;
     }
     if (!same_format) mi->format = "mixed";
-    for (size_t i = 1; i < s->n && !mi->companion; i++)
-        mi->companion = tw_reader_info(s->v[i].rd)->companion;
     mi->has_pid = same_pid;
     if (!same_pid) mi->pid = 0;
     mi->has_origin = all_origin;
@@ -290,6 +307,10 @@ static int add_input(tw_source *s, size_t i, size_t n, tw_input *in, const tw_so
  * several inputs. */
 static int source_start(tw_source *s, tw_diag_sink *diag) {
     merge_info(s);
+    if (s->n > 1 && !gather_companions(s)) {
+        tw_report(s->diag, TW_R_OUT_OF_MEMORY, NULL, "out of memory");
+        return TW_ERR;
+    }
     s->out = diag;
     s->check = s->n == 1 && tw_reader_defers_checks(s->v[0].rd);
     if (s->n > 1) {
@@ -539,6 +560,7 @@ void tw_source_close(tw_source *s) {
     free(s->v);
     free(s->heap);
     free(s->owner);
+    free(s->companions);
     tw_u64map_free(&s->owners);
     free(s);
 }

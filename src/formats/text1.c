@@ -2209,16 +2209,18 @@ static int place_companion(t1_writer *w, const tw_write_ctx *ctx) {
                       w->companion);
         return TW_ERR;
     }
-    /* the text export the input .BIN was read with (converting a .BIN to
+    /* a text export an input .BIN was read with (converting .BIN files to
      * another): replaced, it would no longer name that timeline's handles */
-    const char *read_with = ctx->info ? ctx->info->companion : NULL;
+    const char *const *read_with = ctx->info ? ctx->info->companions : NULL;
     struct stat r, c;
-    if (read_with && !names_stdout && stat(read_with, &r) == 0 && stat(w->companion, &c) == 0 &&
-        r.st_dev == c.st_dev && r.st_ino == c.st_ino && !S_ISCHR(r.st_mode)) {
+    for (; read_with && *read_with && !names_stdout; read_with++) {
+        if (stat(*read_with, &r) != 0 || stat(w->companion, &c) != 0 || r.st_dev != c.st_dev ||
+            r.st_ino != c.st_ino || S_ISCHR(r.st_mode))
+            continue;
         tw_report(ctx->diag, TW_R_BAD_OPTION, NULL,
-                  "the companion text export %s is the one the input was read with; the "
-                  ".BIN's names would replace those of the input's timeline: give --" T1_OPT_NAMES
-                  "=FILE naming another file",
+                  "the companion text export %s is the one an input was read with; the "
+                  ".BIN's names would replace those of that input's timeline: give --"
+                  T1_OPT_NAMES "=FILE naming another file",
                   w->companion);
         return TW_ERR;
     }

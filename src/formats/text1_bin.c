@@ -67,6 +67,7 @@ typedef struct bin_reader {
     tw_read_ctx ctx;
     const char *file;
     tw_input *names_in;
+    const char *companions[2];  /* names_in's path, for tw_trace_info */
     t1_reader *names;
     int version;              /* 10 or 11 */
     bool forced, eof;
@@ -148,7 +149,8 @@ static int open_names(bin_reader *r) {
     }
     free(cand[0]);
     free(cand[1]);
-    if (r->names_in) r->ctx.info->companion = tw_input_path(r->names_in);
+    if (r->names_in && (r->companions[0] = tw_input_path(r->names_in)) != NULL)
+        r->ctx.info->companions = r->companions;
     tw_read_ctx nctx = r->ctx;
     nctx.in = r->names_in;
     return t1_open(&nctx, true, &r->names);
