@@ -59,16 +59,22 @@ void tw_duration_format(int64_t ns, char *buf, size_t n) {
     static const struct {
         uint64_t step;  /* ns in the third decimal of the unit */
         const char *unit;
-    } units[] = {{1000000, "s"}, {1000, "ms"}, {1, "\xc2\xb5s"}};
-    for (size_t i = 0; i < 3; i++) {
-        /* rounded first, so that 999.9996 ms shows as 1.000 s */
-        uint64_t q = u / units[i].step + (u % units[i].step >= (units[i].step + 1) / 2);
-        if (q < 1000) continue;
-        snprintf(buf, n, "%s%llu.%03llu %s", sign, (unsigned long long)(q / 1000),
-                 (unsigned long long)(q % 1000), units[i].unit);
+    } units[] = {{1, "\xc2\xb5s"}, {1000, "ms"}, {1000000, "s"}};
+    if (u < 1000) {
+        snprintf(buf, n, "%s%llu ns", sign, (unsigned long long)u);
         return;
     }
-    snprintf(buf, n, "%s%llu ns", sign, (unsigned long long)u);
+    /* the smallest unit in which the rounded value stays below 1000: 999.6 us
+     * is not shown as 1.000 ms, but 999.9996 ms is as 1.000 s */
+    uint64_t q = 0;
+    size_t i = 0;
+    for (; i < 3; i++) {
+        q = u / units[i].step + (u % units[i].step >= (units[i].step + 1) / 2);
+        if (q < 1000000) break;
+    }
+    if (i == 3) i = 2; /* 1000 s and more */
+    snprintf(buf, n, "%s%llu.%03llu %s", sign, (unsigned long long)(q / 1000),
+             (unsigned long long)(q % 1000), units[i].unit);
 }
 
 bool tw_duration_parse(const char *s, int64_t *ns) {

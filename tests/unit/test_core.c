@@ -667,6 +667,24 @@ void test_durations(void) {
     CHECK_STR(buf, "-1.234 \xc2\xb5s");
     tw_duration_format(999999600, buf, sizeof buf);
     CHECK_STR(buf, "1.000 s");
+    /* the smallest unit in which the rounded value stays below 1000 */
+    static const struct {
+        int64_t ns;
+        const char *s;
+    } shown[] = {{999, "999 ns"},
+                 {1000, "1.000 \xc2\xb5s"},
+                 {999600, "999.600 \xc2\xb5s"},
+                 {999999, "999.999 \xc2\xb5s"},
+                 {1000000, "1.000 ms"},
+                 {999999499, "999.999 ms"},
+                 {999999500, "1.000 s"},
+                 {999600000, "999.600 ms"},
+                 {1000000000000, "1000.000 s"},
+                 {INT64_MIN, "-9223372036.855 s"}};
+    for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
+        tw_duration_format(shown[i].ns, buf, sizeof buf);
+        CHECK_STR(buf, shown[i].s);
+    }
 }
 
 void test_spool_channels(void) {
