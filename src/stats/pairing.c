@@ -178,8 +178,9 @@ static void end(tw_pairing *p, tw_pthread *t, const tw_event *ev) {
         tw_report(p->diag, TW_R_UNMATCHED_END, &ev->loc,
                   "end of '%.*s' matches no open scope on thread %llu; ignored",
                   NAME_ARGS(ev->name), (unsigned long long)ev->tid);
-        return;
+        return;  /* ignored: a suspend before it still waits for its resume */
     }
+    t->suspended = false;
     char buf[64];
     while (t->depth > k) {
         const tw_frame *f = &t->stack[t->depth - 1];
@@ -310,7 +311,6 @@ int tw_pairing_general(tw_pairing *p, const tw_event *ev) {
         t->suspended = false;  /* a suspend followed by a begin is a call */
         return begin(p, t, ev);
     case TW_END:
-        t->suspended = false;
         end(p, t, ev);
         break;
     case TW_SUSPEND:

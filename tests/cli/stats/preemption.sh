@@ -17,3 +17,13 @@ cat >pre.jsonl <<'END'
 {"ts":150,"kind":"end","pid":1,"tid":1,"name":"b"}
 END
 tracewright stats --format csv pre.jsonl
+# an end that matches no open scope is ignored, and so is not the end of
+# the suspension: d 200..250, suspended 210..230, still gross 30
+cat >ue.jsonl <<'END'
+{"ts":200,"kind":"begin","pid":1,"tid":1,"name":"d"}
+{"ts":210,"kind":"suspend","pid":1,"tid":1,"name":"d"}
+{"ts":215,"kind":"end","pid":1,"tid":1,"name":"zz"}
+{"ts":230,"kind":"resume","pid":1,"tid":1,"name":"d"}
+{"ts":250,"kind":"end","pid":1,"tid":1,"name":"d"}
+END
+tracewright stats --format csv ue.jsonl 2>&1
