@@ -322,6 +322,17 @@ bool tw_utf8_valid(const char *s, size_t len);
  * bytes that follow it (for text read in parts), and *used says how many
  * bytes were counted; without it, every byte is. */
 uint64_t tw_utf16_units(const char *s, size_t len, size_t *used);
+/* The terminal columns UTF-8 text takes: two for an East Asian wide or
+ * fullwidth character (CJK, Hangul, fullwidth forms, most emoji), one for
+ * any other character and for each byte that is not valid UTF-8. */
+size_t tw_display_width(const char *s, size_t len);
+/* Bytes tw_display_cell() may write for a cell of `cols` columns. */
+#define TW_DISPLAY_CELL_BYTES(cols) ((cols) * 4 + 8)
+/* Text for a table cell on a terminal: on one line (control characters
+ * as spaces), cut at a character to at most `max_cols` columns with "..."
+ * ending what is cut.  Writes a NUL-terminated string to `out`, which has
+ * room for TW_DISPLAY_CELL_BYTES(max_cols) bytes; returns its columns. */
+size_t tw_display_cell(const char *s, size_t len, size_t max_cols, char *out);
 
 #ifdef __cplusplus
 }

@@ -41,8 +41,9 @@ static void help(void) {
            "\n"
            "Options:\n"
            "      --metric net|gross|call   the time compared (default net)\n"
-           "      --stat total|avg|max      its figure: the sum over all invocations,\n"
-           "                                the average or the longest (default total)\n"
+           "      --stat total|avg|max      its figure: the total as stats gives it (gross\n"
+           "                                and call: outermost invocations only), the\n"
+           "                                average or the longest (default total)\n"
            "      --threshold PCT           a scope regressed when it is more than PCT\n"
            "                                percent slower (default 10)\n"
            "      --min-time DURATION       ignore scopes below DURATION in both runs,\n"
@@ -246,11 +247,9 @@ static void fmt_time(char *buf, size_t n, const tw_scope_stats *s, int64_t v) {
     else tw_duration_format(v, buf, n);
 }
 
-/* Right-align s in `width` columns (UTF-8: continuation bytes take none). */
-static void put_right(tw_output *o, const char *s, int width) {
-    int cols = 0;
-    for (const char *p = s; *p; p++) cols += ((unsigned char)*p & 0xC0) != 0x80;
-    for (; cols < width; cols++) tw_out_putc(o, ' ');
+/* Right-align s in `width` columns. */
+static void put_right(tw_output *o, const char *s, size_t width) {
+    for (size_t cols = tw_display_width(s, strlen(s)); cols < width; cols++) tw_out_putc(o, ' ');
     tw_out_str(o, s);
 }
 
@@ -261,12 +260,17 @@ static void fmt_threshold(char *buf, size_t n, int64_t bp) {
     else snprintf(buf, n, "%lld.%02lld", (long long)(bp / 100), (long long)(bp % 100));
 }
 
+/* Names are shown on one line, cut to NAME_SHOWN terminal columns. */
+enum { NAME_SHOWN = 60 };
+
 static void write_table(const compare *k, const size_t count[], tw_output *o) {
     size_t w = 5;
+    char name[TW_DISPLAY_CELL_BYTES(NAME_SHOWN)];
     for (size_t i = 0; i < k->n; i++) {
         const tw_scope_stats *s = k->rows[i].cur ? k->rows[i].cur : k->rows[i].base;
         /* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): join() gives every row a side */
-        if (s->name_len > w) w = s->name_len > 60 ? 60 : s->name_len;
+        size_t cols = tw_display_cell(s->name, s->name_len, NAME_SHOWN, name);
+        if (cols > w) w = cols;
     }
     tw_out_printf(o, "%-*s  %14s  %14s  %15s  %8s  %s\n", (int)w, "SCOPE", "BASELINE", "CURRENT",
                   "DELTA", "DELTA%", "STATUS");
@@ -284,12 +288,11 @@ static void write_table(const compare *k, const size_t count[], tw_output *o) {
             snprintf(d, sizeof d, "-");
         }
         fmt_pct(p, sizeof p, r);
-        /* names are shown on one line, cut at 60 bytes */
-        tw_out_display(o, s->name, s->name_len > 60 ? 60 : s->name_len);
-        size_t shown = s->name_len > 60 ? 60 : s->name_len;
+        size_t shown = tw_display_cell(s->name, s->name_len, NAME_SHOWN, name);
+        tw_out_str(o, name);
         for (size_t pad = shown; pad < w; pad++) tw_out_putc(o, ' ');
         const char *cells[] = {b, c, d, p};
-        static const int widths[] = {14, 14, 15, 8};
+        static const size_t widths[] = {14, 14, 15, 8};
         for (int j = 0; j < 4; j++) {
             tw_out_str(o, "  ");
             put_right(o, cells[j], widths[j]);

@@ -1,4 +1,5 @@
-/* UTF-8 validation and encoding (RFC 3629: no overlongs, no surrogates). */
+/* UTF-8 validation and encoding (RFC 3629: no overlongs, no surrogates),
+ * UTF-16 units and terminal columns of UTF-8 text. */
 #include "tracewright/io.h"
 #include "util.h"
 
@@ -98,4 +99,83 @@ size_t tw_utf8_put(uint32_t cp, char *out) {
     out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
     out[3] = (char)(0x80 | (cp & 0x3F));
     return 4;
+}
+
+/* ---- terminal columns ---------------------------------------------------- */
+
+/* The code point of the UTF-8 sequence of `len` bytes at s. */
+static uint32_t code_point(const unsigned char *s, size_t len) {
+    if (len == 1) return s[0];
+    uint32_t cp = s[0] & (0x7Fu >> len);
+    for (size_t i = 1; i < len; i++) cp = cp << 6 | (s[i] & 0x3Fu);
+    return cp;
+}
+
+/* Terminal columns of a code point: 2 for the East Asian wide and
+ * fullwidth ones (CJK, Hangul, fullwidth forms, most emoji), else 1. */
+static size_t columns(uint32_t cp) {
+    if (cp < 0x1100) return 1;
+    static const uint32_t wide[][2] = {
+        {0x1100, 0x115F},   {0x2E80, 0x303E},   {0x3041, 0x33FF},   {0x3400, 0x4DBF},
+        {0x4E00, 0x9FFF},   {0xA000, 0xA4CF},   {0xAC00, 0xD7A3},   {0xF900, 0xFAFF},
+        {0xFE30, 0xFE4F},   {0xFF00, 0xFF60},   {0xFFE0, 0xFFE6},   {0x1F300, 0x1F64F},
+        {0x1F900, 0x1F9FF}, {0x20000, 0x2FFFD}, {0x30000, 0x3FFFD},
+    };
+    for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
+        if (cp >= wide[i][0] && cp <= wide[i][1]) return 2;
+    return 1;
+}
+
+/* The length in bytes of the character at s[0..n) (1 for an invalid
+ * byte, shown in one column) and, in *cols, its columns. */
+static size_t next_char(const char *s, size_t n, size_t *cols) {
+    const unsigned char *u = (const unsigned char *)s;
+    if (u[0] < 0x80 || n == 0) {  /* ASCII, the usual: one column */
+        *cols = 1;
+        return 1;
+    }
+    size_t len = tw_utf8_seq(u, n);
+    *cols = len ? columns(code_point(u, len)) : 1;
+    return len ? len : 1;
+}
+
+size_t tw_display_width(const char *s, size_t n) {
+    size_t w = 0, cols;
+    for (size_t i = 0; i < n; w += cols) {
+        if ((unsigned char)s[i] < 0x80) {  /* ASCII, the usual, without a call */
+            i++;
+            cols = 1;
+            continue;
+        }
+        i += next_char(s + i, n - i, &cols);
+    }
+    return w;
+}
+
+size_t tw_display_cell(const char *s, size_t n, size_t max_cols, char *out) {
+    size_t i = 0, o = 0, used = 0, cols;
+    /* the whole text when it fits, else what fits before the "..." */
+    size_t room = max_cols;
+    for (size_t k = 0, total = 0; k < n && room == max_cols; total += cols) {
+        k += next_char(s + k, n - k, &cols);
+        if (total + cols > max_cols) room = max_cols < 3 ? 0 : max_cols - 3;
+    }
+    while (i < n) {
+        size_t len = next_char(s + i, n - i, &cols);
+        if (used + cols > room) break;
+        for (size_t k = 0; k < len; k++) {  /* (at most 4 bytes a column) */
+            unsigned char c = (unsigned char)s[i + k];
+            out[o++] = s[i + k];
+            if (c < 0x20 || c == 0x7f) out[o - 1] = ' ';
+        }
+        i += len;
+        used += cols;
+    }
+    if (i < n) {
+        memcpy(out + o, "...", 3);
+        o += 3;
+        used += 3;
+    }
+    out[o] = '\0';
+    return used;
 }

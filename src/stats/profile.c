@@ -346,95 +346,19 @@ static void fmt_pct(char *buf, size_t n, int64_t v, int64_t span) {
     snprintf(buf, n, "%llu.%llu%%", (unsigned long long)(pm / 10), (unsigned long long)(pm % 10));
 }
 
-/* The code point of the UTF-8 sequence of `len` bytes at s. */
-static uint32_t code_point(const unsigned char *s, size_t len) {
-    if (len == 1) return s[0];
-    uint32_t cp = s[0] & (0x7Fu >> len);
-    for (size_t i = 1; i < len; i++) cp = cp << 6 | (s[i] & 0x3Fu);
-    return cp;
-}
-
-/* Terminal columns of a code point: 2 for the East Asian wide and
- * fullwidth ones (CJK, Hangul, fullwidth forms, most emoji), else 1. */
-static size_t columns(uint32_t cp) {
-    if (cp < 0x1100) return 1;
-    static const uint32_t wide[][2] = {
-        {0x1100, 0x115F},   {0x2E80, 0x303E},   {0x3041, 0x33FF},   {0x3400, 0x4DBF},
-        {0x4E00, 0x9FFF},   {0xA000, 0xA4CF},   {0xAC00, 0xD7A3},   {0xF900, 0xFAFF},
-        {0xFE30, 0xFE4F},   {0xFF00, 0xFF60},   {0xFFE0, 0xFFE6},   {0x1F300, 0x1F64F},
-        {0x1F900, 0x1F9FF}, {0x20000, 0x2FFFD}, {0x30000, 0x3FFFD},
-    };
-    for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
-        if (cp >= wide[i][0] && cp <= wide[i][1]) return 2;
-    return 1;
-}
-
-/* The length in bytes of the character at s[0..n) (1 for an invalid
- * byte, shown in one column) and, in *cols, its columns. */
-static size_t next_char(const char *s, size_t n, size_t *cols) {
-    const unsigned char *u = (const unsigned char *)s;
-    if (u[0] < 0x80 || n == 0) {  /* ASCII, the usual: one column */
-        *cols = 1;
-        return 1;
-    }
-    size_t len = tw_utf8_seq(u, n);
-    *cols = len ? columns(code_point(u, len)) : 1;
-    return len ? len : 1;
-}
-
-/* Display width of UTF-8 text, in terminal columns. */
-static size_t width(const char *s) {
-    size_t w = 0, n = strlen(s), cols;
-    for (size_t i = 0; i < n; w += cols) {
-        if ((unsigned char)s[i] < 0x80) {  /* ASCII, the usual, without a call */
-            i++;
-            cols = 1;
-            continue;
-        }
-        i += next_char(s + i, n - i, &cols);
-    }
-    return w;
-}
-
 enum { COLS = 11 };
 
 /* The THREAD column: a thread's name on one line, cut to THREAD_SHOWN
  * columns, "..." ending what is cut. */
-enum { THREAD_SHOWN = 32, THREAD_CELL = THREAD_SHOWN * 4 + 8 };
+enum { THREAD_SHOWN = 32, THREAD_CELL = TW_DISPLAY_CELL_BYTES(THREAD_SHOWN) };
 
 static void thread_cell(const tw_scope_stats *r, char *out) {
-    if (!r->thread_name) {
-        memcpy(out, "-", 2);
-        return;
-    }
-    const char *s = r->thread_name;
-    size_t n = r->thread_name_len, i = 0, o = 0, used = 0, cols;
-    /* the whole name when it fits, else what fits before the "..." */
-    size_t room = THREAD_SHOWN;
-    for (size_t k = 0, total = 0; k < n && room == THREAD_SHOWN; total += cols) {
-        k += next_char(s + k, n - k, &cols);
-        if (total + cols > THREAD_SHOWN) room = THREAD_SHOWN - 3;
-    }
-    while (i < n) {
-        size_t len = next_char(s + i, n - i, &cols);
-        if (used + cols > room) break;
-        for (size_t k = 0; k < len; k++) {  /* (at most 4 bytes a column) */
-            unsigned char c = (unsigned char)s[i + k];
-            out[o++] = s[i + k];
-            if (c < 0x20 || c == 0x7f) out[o - 1] = ' ';
-        }
-        i += len;
-        used += cols;
-    }
-    if (i < n) {
-        memcpy(out + o, "...", 3);
-        o += 3;
-    }
-    out[o] = '\0';
+    if (!r->thread_name) memcpy(out, "-", 2);
+    else tw_display_cell(r->thread_name, r->thread_name_len, THREAD_SHOWN, out);
 }
 
 static void pad(tw_output *o, const char *cell, size_t w) {
-    for (size_t k = width(cell); k < w; k++) tw_out_putc(o, ' ');
+    for (size_t k = tw_display_width(cell, strlen(cell)); k < w; k++) tw_out_putc(o, ' ');
     tw_out_str(o, cell);
 }
 
@@ -490,10 +414,10 @@ static void write_table(const tw_profile *p, tw_output *o) {
         snprintf(c[9], 40, "%lu", (unsigned long)r->pid);
         snprintf(c[10], 40, "%llu", (unsigned long long)r->tid);
         for (size_t k = 0; k < ncols; k++)
-            if ((cw = width(c[k])) > w[k]) w[k] = cw;
+            if ((cw = tw_display_width(c[k], strlen(c[k]))) > w[k]) w[k] = cw;
         if (named) {
             thread_cell(r, threads[i]);
-            if ((cw = width(threads[i])) > wthread) wthread = cw;
+            if ((cw = tw_display_width(threads[i], strlen(threads[i]))) > wthread) wthread = cw;
         }
     }
     for (size_t k = 0; k < ncols; k++) {
@@ -509,7 +433,8 @@ static void write_table(const tw_profile *p, tw_output *o) {
         }
         if (named) { /* left-aligned, as the scope */
             tw_out_str(o, threads[i]);
-            for (size_t k = width(threads[i]); k < wthread + 2; k++) tw_out_putc(o, ' ');
+            size_t k = tw_display_width(threads[i], strlen(threads[i]));
+            for (; k < wthread + 2; k++) tw_out_putc(o, ' ');
         }
         tw_out_display(o, p->rows[i].name, p->rows[i].name_len);
         tw_out_putc(o, '\n');
