@@ -761,6 +761,8 @@ static bool read_doc(reading *rd, const tw_jval *doc) {
     if (c != CLOCK_NONE &&
         (!get_int(rd, doc, "begin_ns", &first) || !get_int(rd, doc, "end_ns", &last)))
         return false;
+    if (last < first)
+        return bad(rd, tw_json_get(doc, "end_ns"), "'%s' before 'begin_ns'", "end_ns");
     const tw_jval *inputs = tw_json_get(doc, "inputs"), *scopes = tw_json_get(doc, "scopes"),
                   *problems = tw_json_get(doc, "problems");
     if (!inputs || inputs->type != TW_JARR) return bad(rd, inputs ? inputs : doc, "expected an array '%s'", "inputs");

@@ -34,6 +34,7 @@ broken 's/"incomplete":0/"incomplete":2/' incomplete.json
 broken 's/"net":{"total":3,"min":3/"net":{"total":-3,"min":-3/' negative.json
 broken 's/"gross":{"total":3,"sum":3,"min":3,"max":3/"gross":{"total":3,"sum":3,"min":4,"max":3/' minmax.json
 broken 's/"period":null/"period":{"count":1,"sum":5,"min":5,"max":5,"avg":5}/' period.json
+broken 's/"begin_ns":0,"end_ns":3/"begin_ns":4,"end_ns":3/' span.json
 # a call that time running backwards made negative is possible: accepted
 sed 's/"call":{"total":3,"sum":3,"min":3,"max":3/"call":{"total":-2,"sum":-2,"min":-2,"max":-2/' good.json >call.json
 tracewright stats --merge --format csv call.json | cut -d, -f1,14-16; echo "exit $?"
