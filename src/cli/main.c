@@ -485,11 +485,32 @@ int64_t cli_jitter(const cli_reading *r, const tw_source *src) {
     return j;
 }
 
+/* Whether v is written as a duration (digits, a fraction, a unit), so
+ * that tw_duration_parse() refused it for its size. */
+static bool duration_form(const char *v) {
+    static const char *const units[] = {"ns", "us", "\xc2\xb5s", "\xce\xbcs", "ms", "s"};
+    size_t n = strspn(v, "0123456789");
+    if (n == 0) return false;
+    if (v[n] == '.') {
+        size_t f = strspn(v + n + 1, "0123456789");
+        if (f == 0) return false;
+        n += 1 + f;
+    }
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(v + n, units[i]) == 0) return true;
+    return false;
+}
+
 bool cli_parse_duration(const char *cmd, const char *opt, const char *v, int64_t *out) {
     if (tw_duration_parse(v, out)) return true;
-    cli_usage_error(cmd, "option '%s' expects a duration with its unit (ns, us, ms, s), as in "
-                         "'1.5ms'; got '%s'",
-                    opt, v);
+    if (duration_form(v))
+        cli_usage_error(cmd, "option '%s': '%s' is too long a duration (at most "
+                             "9223372036.854775807s)",
+                        opt, v);
+    else
+        cli_usage_error(cmd, "option '%s' expects a duration with its unit (ns, us, ms, s), as "
+                             "in '1.5ms'; got '%s'",
+                        opt, v);
     return false;
 }
 
