@@ -52,6 +52,10 @@ enum {
 #define MAX_REPORTS 10 /* problems of one kind reported one by one */
 #define MAX_OPEN 256   /* INFO runs open at once */
 #define MAX_WINDOW (1 << 20) /* largest --stacktrack-info-window */
+#define DEFAULT_WINDOW "4096" /* its default */
+/* The longest text written: an INFO run the reader takes whole with the
+ * default window, 4096 buffers of 16 bytes. */
+#define WRITE_TEXT_MAX ((size_t)4096 * 16)
 #define LOOKAHEAD ((size_t)1 << 20) /* bytes searched for the time base at open */
 
 #define OPT_ENTRY "stacktrack-entry-style"
@@ -1325,8 +1329,17 @@ static void emit(st_writer *w, unsigned flags, uint16_t pid, uint32_t seq,
     out_buffer(w, b);
 }
 
-/* The INFO run of a text: 16-byte chunks, the last NUL-padded. */
+/* The INFO run of a text: 16-byte chunks, the last NUL-padded; a text
+ * longer than WRITE_TEXT_MAX cut to it, at a character. */
 static void emit_text(st_writer *w, uint16_t pid, uint32_t seq, const char *s, size_t n) {
+    if (n > WRITE_TEXT_MAX) {
+        n = WRITE_TEXT_MAX;
+        for (int k = 0; k < 3 && ((unsigned char)s[n] & 0xC0) == 0x80; k++) n--;
+        tw_loss_add(w->ctx.loss,
+                    "names and texts longer than 65536 bytes cut to it (the INFO run that "
+                    "--stacktrack-info-window takes by default)",
+                    1);
+    }
     if (n && s[n - 1] == '\0') tw_loss_add(w->ctx.loss, "names and texts ending in NUL bytes", 1);
     size_t off = 0;
     do {
@@ -1697,7 +1710,7 @@ static const tw_option st_options[] = {
      "checkpoint with an entry's name and line, are exits too)"},
     {OPT_INSTANTS, TW_OPT_BOOL, "no", NULL, TW_OPT_READ,
      "read every HIT as an instant event (no scopes)"},
-    {OPT_WINDOW, TW_OPT_INT, "4096", NULL, TW_OPT_READ,
+    {OPT_WINDOW, TW_OPT_INT, DEFAULT_WINDOW, NULL, TW_OPT_READ,
      "buffers within which an INFO run must end before its text is used as it stands"},
     {NULL, 0, NULL, NULL, 0, NULL}};
 

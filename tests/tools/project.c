@@ -394,6 +394,15 @@ static uint16_t map16(idmap *m, uint64_t id, bool *renumbered) {
     return (uint16_t)slot;
 }
 
+/* A text's length as the writer keeps it: at most 65536 bytes, cut at a
+ * character (the INFO run the reader's default window takes). */
+static size_t st_text(const char *s, size_t n) {
+    if (n <= 65536) return n;
+    n = 65536;
+    for (int k = 0; k < 3 && ((unsigned char)s[n] & 0xC0) == 0x80; k++) n--;
+    return n;
+}
+
 static void project_stacktrack(stream *in, stream *out) {
     static idmap pids, tids;
     if (info.has_origin) {
@@ -423,6 +432,11 @@ static void project_stacktrack(stream *in, stream *out) {
             lost |= TW_KEEP_ATTRIBUTES;
         e.pid = map16(&pids, e.pid, &renumbered);
         if (renumbered) lost |= TW_KEEP_IDS;
+        /* texts longer than the reader takes by default are cut */
+        if (e.name->len > 65536) e.name = tw_intern(tab, e.name->s, st_text(e.name->s, e.name->len));
+        if (e.msg) e.msg_len = st_text(e.msg, e.msg_len);
+        attr *file = (attr *)find(&e, "file");
+        if (file && file->type == TW_ATTR_STR) file->slen = st_text(file->s, file->slen);
         if (prop) {
             /* read back at the last hit's time, on thread 0 */
             e.ts = last_hit;
@@ -1312,6 +1326,8 @@ static const struct {
     {"scopes left open", TW_KEEP_NESTING},
     {"metadata events dropped", TW_KEEP_OWN},
     {"states entered without a value", TW_KEEP_OWN},
+    /* scope names and texts have no part of their own */
+    {"names and texts longer than 65536 bytes cut to it", 0},
     /* out of the format's specification, nothing lost: names no part */
     {"times beyond the 32-bit tick count", 0},
     {"times read back later by a multiple of 2^32 ms", 0},
