@@ -123,6 +123,11 @@ int tw_input_peek(tw_input *in, size_t want, const unsigned char **p,
                   size_t *got);
 /* Consume `n` bytes previously made available by tw_input_peek(). */
 void tw_input_skip(tw_input *in, size_t n);
+/* At the start of the input, consume a UTF-8 byte order mark (EF BB BF)
+ * if there is one, as a text reader does before its first line (which
+ * then starts at offset 3, its columns counted after the mark); true when
+ * there was one. */
+bool tw_input_skip_bom(tw_input *in);
 /* Byte offset of the current position. */
 uint64_t tw_input_offset(const tw_input *in);
 /*

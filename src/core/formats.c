@@ -291,6 +291,8 @@ int tw_reader_open_ex(const tw_format *fmt, tw_input *in, tw_strtab *strtab,
     r->ctx.transient_names = (flags & TW_READ_TRANSIENT_NAMES) != 0;
     /* read_check exists from descriptor version 3 on */
     r->defer = (flags & TW_READ_DEFER_CHECKS) && fmt->abi >= 3 && fmt->read_check;
+    /* a text's byte order mark, as Windows tools write one, is not text */
+    if (fmt->flags & TW_FMT_TEXT) (void)tw_input_skip_bom(in);
     if (fmt->read_open(&r->ctx, &r->state) != TW_OK) {
         free(r);
         return TW_ERR;
@@ -458,7 +460,9 @@ size_t tw_detect(const unsigned char *head, size_t len, const char *path,
     for (size_t i = 0; i < tw_format_count(); i++) {
         const tw_format *f = tw_format_at(i);
         if (!tw_format_can_read(f) || !f->probe) continue;
-        int score = f->probe(head, len, path);
+        /* a text format's probe looks at the text after a byte order mark */
+        bool bom = (f->flags & TW_FMT_TEXT) && len >= 3 && memcmp(head, "\xEF\xBB\xBF", 3) == 0;
+        int score = bom ? f->probe(head + 3, len - 3, path) : f->probe(head, len, path);
         if (score <= 0) continue;
         if (score > 100) score = 100;
         /* insertion sort, stable: equal scores keep registry order */

@@ -828,6 +828,16 @@ void tw_input_skip(tw_input *in, size_t n) {
     release_behind(in);
 }
 
+bool tw_input_skip_bom(tw_input *in) {
+    const unsigned char *p;
+    size_t got;
+    if (in->pos != 0 || tw_input_peek(in, 3, &p, &got) != 0 || got < 3 ||
+        memcmp(p, "\xEF\xBB\xBF", 3) != 0)
+        return false;
+    tw_input_skip(in, 3);
+    return true;
+}
+
 size_t tw_input_head(tw_input *in, const unsigned char **p) {
     size_t got = 0;
     if (tw_input_peek(in, TW_HEAD_MAX, p, &got) != 0) {

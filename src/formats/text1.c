@@ -1399,6 +1399,7 @@ int t1_open(const tw_read_ctx *ctx, bool companion, t1_reader **out) {
     r->companion = companion;
     r->file = ctx->in ? tw_input_name(ctx->in) : NULL;
     r->no_names = companion && !ctx->in;
+    if (companion && ctx->in) (void)tw_input_skip_bom(ctx->in); /* as the reader's own input */
     r->lines = tw_opt_bool(ctx->opts, T1_OPT_LINES);
     r->next_tid = 1; /* contexts the CONTEXTS section did not list; 0 is "no context" */
     static const char *const keys[] = {
