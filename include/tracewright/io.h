@@ -321,8 +321,10 @@ void tw_out_csv_field(tw_output *out, const char *s, size_t len);
 /* True when the bytes are valid UTF-8 (no overlongs, no surrogates). */
 bool tw_utf8_valid(const char *s, size_t len);
 /* The UTF-16 code units the bytes stand for, as UTF-8: one for each
- * character below U+10000, two above, one for each byte that is not part
- * of a valid sequence (the U+FFFD it would be read as).  With `used`, a
+ * character below U+10000, two above, one for each run of bytes that is
+ * not a valid sequence (the U+FFFD a decoder shows for it: one for a lead
+ * byte and the continuation bytes that could have followed it, else one
+ * a byte).  With `used`, a
  * non-ASCII byte among the last three is left for a next call, with the
  * bytes that follow it (for text read in parts), and *used says how many
  * bytes were counted; without it, every byte is. */

@@ -79,6 +79,9 @@ typedef struct validator {
     /* SARIF: the input whose lines are read back for columns (sarif_column) */
     char *col_file;
     int col_fd;    /* -1: not open, or not a regular file */
+    /* the last line counted: from the line's start at line_at, `units`
+     * before the character at col_at (0: none) */
+    uint64_t line_at, col_at, units;
 } validator;
 
 /* A path as a URI reference: bytes outside RFC 3986's unreserved set and
@@ -171,10 +174,11 @@ static int col_input(validator *v, const char *file) {
     if (v->col_fd >= 0) close(v->col_fd);
     free(v->col_file);
     v->col_fd = -1;
+    v->col_at = 0;
     v->col_file = strdup(file);
     if (!v->col_file || strcmp(file, TW_STDIN_NAME) == 0) return -1;
-    int fd;
-    do fd = open(file, O_RDONLY | O_CLOEXEC);
+    int fd; /* not blocking: a FIFO, read once already, has no writer left */
+    do fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     while (fd < 0 && errno == EINTR);
     struct stat st;
     if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
@@ -184,31 +188,42 @@ static int col_input(validator *v, const char *file) {
     return v->col_fd = fd;
 }
 
-/* SARIF counts a column in UTF-16 code units (its default columnKind),
- * the diagnostics in bytes: the line's bytes before the column are read
- * back from the input and counted.  The byte column when they cannot be
- * (standard input). */
+/* SARIF counts a column in UTF-16 code units (the run's columnKind), the
+ * diagnostics in bytes: the line's bytes before the column are read back
+ * from the input and counted, from the last column counted when it is
+ * on the same line before this one (a line with many results is read
+ * once).  0 when they cannot be read back (standard input, a pipe): the
+ * result then names the line only. */
 static uint64_t sarif_column(validator *v, const tw_loc *l) {
     uint64_t before = l->col - 1;  /* bytes of the line before the column */
-    if (!before || l->offset < before) return l->col;
+    if (!before) return 1;
+    if (l->offset < before) return 0;
     int fd = col_input(v, l->file);
-    if (fd < 0) return l->col;
+    if (fd < 0) return 0;
+    uint64_t start = l->offset - before, at = start, units = 0;
+    if (v->col_at && v->line_at == start && v->col_at <= l->offset) {
+        at = v->col_at;
+        units = v->units;
+    }
     char buf[65536];
-    uint64_t units = 0, at = l->offset - before, left = before;
+    uint64_t left = l->offset - at;
     size_t kept = 0;  /* bytes of a character cut at the end of the last read */
     while (left) {
         size_t want = sizeof buf - kept < left ? sizeof buf - kept : (size_t)left;
-        ssize_t got = pread(fd, buf + kept, want, (off_t)at);
+        ssize_t got = pread(fd, buf + kept, want, (off_t)(at + kept));
         if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) return l->col;  /* shorter than when it was read */
-        at += (uint64_t)got;
+        if (got <= 0) return 0;  /* shorter than when it was read */
         left -= (uint64_t)got;
-        size_t n = kept + (size_t)got, used = n;
-        units += tw_utf16_units(buf, n, left ? &used : NULL);
+        size_t n = kept + (size_t)got, used;
+        units += tw_utf16_units(buf, n, &used);
+        at += used;
         kept = n - used;
         memmove(buf, buf + used, kept);
     }
-    return units + 1;
+    v->line_at = start;
+    v->col_at = at; /* a character starts there */
+    v->units = units;
+    return units + tw_utf16_units(buf, kept, NULL) + 1;
 }
 
 static void sarif_result(validator *v, const tw_diag *d) {
@@ -230,8 +245,8 @@ static void sarif_result(validator *v, const tw_diag *d) {
     tw_out_str(o, ",\"region\":{");
     if (l->kind == TW_LOC_TEXT) {
         tw_out_printf(o, "\"startLine\":%llu", (unsigned long long)l->line);
-        if (l->col)
-            tw_out_printf(o, ",\"startColumn\":%llu", (unsigned long long)sarif_column(v, l));
+        uint64_t col = l->col ? sarif_column(v, l) : 0;
+        if (col) tw_out_printf(o, ",\"startColumn\":%llu", (unsigned long long)col);
     } else if (l->kind == TW_LOC_BINARY) {
         /* code scanning places every result on a line: the first */
         tw_out_printf(o, "\"startLine\":1,\"byteOffset\":%llu,\"byteLength\":%u",

@@ -58,6 +58,22 @@ bool tw_utf8_valid(const char *str, size_t len) {
     return true;
 }
 
+/* The bytes at s[0..n) that a decoder replaces with one U+FFFD when they
+ * are not a valid sequence: the maximal subpart (Unicode 15, 3.9), a lead
+ * byte and the continuation bytes that could still have followed it. */
+static size_t invalid_run(const unsigned char *s, size_t n) {
+    unsigned c = s[0];
+    size_t need = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    unsigned lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+    unsigned hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+    size_t k = 1;
+    for (; k < need && k < n; k++) {
+        unsigned b = s[k];
+        if (k == 1 ? b < lo || b > hi : (b & 0xC0) != 0x80) break;
+    }
+    return k;
+}
+
 uint64_t tw_utf16_units(const char *str, size_t len, size_t *used) {
     const unsigned char *s = (const unsigned char *)str;
     uint64_t units = 0;
@@ -71,8 +87,8 @@ uint64_t tw_utf16_units(const char *str, size_t len, size_t *used) {
         /* fewer than four bytes left: the caller may have the rest */
         if (used && len - i < 4) break;
         size_t k = tw_utf8_seq(s + i, len - i);
-        units += k == 4 ? 2 : 1;  /* an invalid byte: one U+FFFD */
-        i += k ? k : 1;
+        units += k == 4 ? 2 : 1;  /* not valid: one U+FFFD */
+        i += k ? k : invalid_run(s + i, len - i);
     }
     if (used) *used = i;
     return units;

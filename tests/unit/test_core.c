@@ -268,7 +268,9 @@ void test_utf16_units(void) {
     static const char s[] = "Gr\xc3\xbc\xc3\x9f" "e \xe6\x97\xa5 \xf0\x9f\x98\x80!"; /* 17 bytes */
     CHECK_EQ_U(tw_utf16_units(s, 17, NULL), 11);  /* G r ü ß e ' ' 日 ' ' 😀(2) ! */
     CHECK_EQ_U(tw_utf16_units("caf\xe9", 4, NULL), 4);           /* Latin-1: one each */
-    CHECK_EQ_U(tw_utf16_units("\xe6\x97", 2, NULL), 2);         /* cut: one each */
+    CHECK_EQ_U(tw_utf16_units("\xe6\x97", 2, NULL), 1);         /* cut: one U+FFFD */
+    CHECK_EQ_U(tw_utf16_units("\xe6\x97" "a\xf0\x9f\x98", 6, NULL), 3); /* two cut, 'a' */
+    CHECK_EQ_U(tw_utf16_units("\xe0\x80\x80", 3, NULL), 3);     /* overlong: one each */
     CHECK_EQ_U(tw_utf16_units("\xed\xa0\x80", 3, NULL), 3);     /* surrogate: invalid */
     size_t used;
     CHECK_EQ_U(tw_utf16_units("ab\xe6\x97", 4, &used), 2);      /* the cut one is left */
