@@ -1445,6 +1445,9 @@ typedef struct cp_writer {
     int64_t pms;
     size_t pprev, pkeep, npush;
     uint64_t pcount;
+    /* the latest time of an event given (in ms, -1: none), and of a record
+     * written: frames left open are closed at the log's last time */
+    int64_t max_ms, written_ms;
     const tw_str *k_count, *k_ip, *k_reason, *k_generations, *k_status, *k_iid, *k_thread_id,
         *k_reserved;
 } cp_writer;
@@ -1478,6 +1481,7 @@ static bool is_token(const char *s, size_t n) {
  * time beyond it is out of the format's range; the reader takes it as it
  * is, and so it is written, and counted. */
 static int64_t tick(cp_writer *w, int64_t ms) {
+    if (ms > w->written_ms) w->written_ms = ms;
     if (ms > (int64_t)UINT32_MAX)
         tw_loss_add(w->ctx.loss, "times beyond the 32-bit tick count (written as they are)", 1);
     return ms;
@@ -1509,6 +1513,7 @@ static int cp_begin(const tw_write_ctx *ctx, void **state) {
     cp_writer *w = tw_state_alloc(ctx->diag, sizeof *w);
     if (!w) return TW_ERR;
     w->ctx = *ctx;
+    w->max_ms = w->written_ms = -1;
     const tw_str **k[] = {&w->k_count, &w->k_ip, &w->k_reason, &w->k_generations,
                           &w->k_status, &w->k_iid, &w->k_thread_id, &w->k_reserved};
     static const char *const names[] = {"count", "ip", "reason", "generations",
@@ -1954,6 +1959,7 @@ static int cp_event(void *state, const tw_event *ev) {
         return TW_OK;
     }
     int64_t ms = tw_write_time(&w->ctx, ev->ts, TW_NS_PER_MS, "millisecond");
+    if (ms > w->max_ms) w->max_ms = ms;
     switch (ev->kind) {
     case TW_BEGIN:
     case TW_END:
@@ -1990,11 +1996,24 @@ static int cp_end(void *state) {
     cp_writer *w = state;
     method(w);
     flush(w);
-    /* the reader closes them at the last time of the log */
-    for (size_t i = 0; i < w->ntv; i++)
-        if (w->tv[i]->depth)
-            tw_loss_add(w->ctx.loss, "scopes left open (closed at the end when read back)",
-                        w->tv[i]->depth);
+    /* the reader closes them at the last time of the log: the latest
+     * event's, also when that event was not written (an instant, an end
+     * matching nothing), for which a sample that changes no stack stands */
+    wthread *open = NULL;
+    for (size_t i = 0; i < w->ntv; i++) {
+        if (!w->tv[i]->depth) continue;
+        if (!open) open = w->tv[i];
+        tw_loss_add(w->ctx.loss, "scopes left open (closed at the end when read back)",
+                    w->tv[i]->depth);
+    }
+    if (open && w->max_ms > w->written_ms) {
+        tw_output *o = w->ctx.out;
+        tw_out_str(o, "sam str ");
+        put_hex32(o, open->iid);
+        tw_out_putc(o, ' ');
+        tw_out_u64(o, (uint64_t)tick(w, w->max_ms));
+        tw_out_printf(o, " 0 %zu:%zu\n", open->depth, open->depth);
+    }
     return TW_OK;
 }
 

@@ -658,10 +658,8 @@ static void project_coreprofiler(stream *in, stream *out) {
         }
         e.ts = round_to(e.ts, NS_MS);
         e.pid = 0;
-        if (e.ts > cp_max && e.kind != TW_SUSPEND && e.kind != TW_RESUME &&
-            (e.kind != TW_INSTANT || is(e.name, "pause") || is(e.name, "resume")) &&
-            (e.kind != TW_COUNTER || own_counter(&e)))
-            cp_max = e.ts;
+        /* any event's, written or not: the writer carries it to the end */
+        if (e.ts > cp_max) cp_max = e.ts;
         if (e.kind == TW_INSTANT) {
             if (!is(e.name, "pause") && !is(e.name, "resume")) {
                 lost |= TW_KEEP_INSTANTS;
