@@ -337,7 +337,7 @@ size_t tw_display_width(const char *s, size_t len);
 #define TW_DISPLAY_CELL_BYTES(cols) ((cols) * 4 + 8)
 /* Text for a table cell on a terminal: on one line (control characters
  * as spaces), cut at a character to at most `max_cols` columns with "..."
- * ending what is cut.  Writes a NUL-terminated string to `out`, which has
+ * ending what is cut (no "..." in fewer than three columns).  Writes a NUL-terminated string to `out`, which has
  * room for TW_DISPLAY_CELL_BYTES(max_cols) bytes; returns its columns. */
 size_t tw_display_cell(const char *s, size_t len, size_t max_cols, char *out);
 

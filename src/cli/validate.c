@@ -165,16 +165,23 @@ static void sarif_notification(validator *v, const tw_diag *d) {
     tw_out_str(o, "}}");
 }
 
+/* Forget the input read back (each input is opened again: a file of the
+ * same name may be another by then). */
+static void col_forget(validator *v) {
+    if (v->col_fd >= 0) close(v->col_fd);
+    free(v->col_file);
+    v->col_file = NULL;
+    v->col_fd = -1;
+    v->col_at = 0;
+}
+
 /* The input named `file`, open for reading back its lines: a descriptor
  * kept while the diagnostics name the same file; -1 when it cannot be
  * read back (standard input, which is gone; a file that is not regular,
  * or that cannot be opened). */
 static int col_input(validator *v, const char *file) {
     if (v->col_file && strcmp(v->col_file, file) == 0) return v->col_fd;
-    if (v->col_fd >= 0) close(v->col_fd);
-    free(v->col_file);
-    v->col_fd = -1;
-    v->col_at = 0;
+    col_forget(v);
     v->col_file = strdup(file);
     if (!v->col_file || strcmp(file, TW_STDIN_NAME) == 0) return -1;
     int fd; /* not blocking: a FIFO, read once already, has no writer left */
@@ -311,6 +318,7 @@ static void sarif_end(validator *v, bool ok) {
 /* Read one input completely into the pairing engine; false on trouble
  * (unreadable, undetectable, read error), which was reported. */
 static bool check(const char *path, const cli_reading *rd, validator *v) {
+    col_forget(v);
     tw_strtab *strtab = cli_strtab(rd);
     tw_stats *stats = tw_stats_new(&v->sink);
     tw_source *src = NULL;
@@ -438,8 +446,7 @@ int cmd_validate(int argc, char **argv) {
     }
 out:
     if (v.notes) tw_output_abort(v.notes);
-    if (v.col_fd >= 0) close(v.col_fd);
-    free(v.col_file);
+    col_forget(&v);
     free(paths);
     cli_reading_free(&rd);
     return status;

@@ -174,7 +174,7 @@ size_t tw_display_cell(const char *s, size_t n, size_t max_cols, char *out) {
     size_t room = max_cols;
     for (size_t k = 0, total = 0; k < n && room == max_cols; total += cols) {
         k += next_char(s + k, n - k, &cols);
-        if (total + cols > max_cols) room = max_cols < 3 ? 0 : max_cols - 3;
+        if (total + cols > max_cols) room = max_cols < 3 ? max_cols : max_cols - 3;
     }
     while (i < n) {
         size_t len = next_char(s + i, n - i, &cols);
@@ -187,7 +187,7 @@ size_t tw_display_cell(const char *s, size_t n, size_t max_cols, char *out) {
         i += len;
         used += cols;
     }
-    if (i < n) {
+    if (i < n && max_cols >= 3) {
         memcpy(out + o, "...", 3);
         o += 3;
         used += 3;

@@ -6,7 +6,7 @@
 
 #define TESTS(X)                                                                        \
     X(strtab_interning) X(strtab_many) X(strtab_front_cache) X(strtab_limit) X(hash_stable)                   \
-    X(time_round) X(parse_numbers) X(scan_hex) X(find_byte) X(utf8_validation) X(utf16_units) X(json_escaping) X(json_escaping_every_place) X(xml_escaping) X(base64)        \
+    X(time_round) X(parse_numbers) X(scan_hex) X(find_byte) X(utf8_validation) X(utf16_units) X(display_cells) X(json_escaping) X(json_escaping_every_place) X(xml_escaping) X(base64)        \
     X(csv_quoting) X(output_numbers) X(output_oneline_pad) X(output_errors) X(output_replace) X(grow) X(calloc_lines) X(event_clear_copy) X(spool_channels) X(format_utc) X(floor_to) X(chrome_nesting_repairs) X(chrome_spooled_as_direct) X(chrome_spooled_foreign_strings) X(chrome_replay_changed) X(viewers_random_input) X(viewer_checks_fail) X(input_lines_mem)                \
     X(input_lines_stream) X(input_window) X(input_long_lines) X(input_peek) X(input_open_errors) X(input_map_ahead) X(input_read_ahead) X(input_read_ahead_terminal) X(input_read_ahead_threads) X(input_wait) X(input_truncated) X(input_truncated_last_page) \
     X(diag_rules) X(registry_lookup) X(detect_formats) X(options)                       \

@@ -286,6 +286,26 @@ void test_utf16_units(void) {
     }
 }
 
+/* Table cells: terminal columns, two for a wide character; cut with "..." */
+void test_display_cells(void) {
+    char out[TW_DISPLAY_CELL_BYTES(8)];
+    CHECK_EQ_U(tw_display_width("ab", 2), 2);
+    CHECK_EQ_U(tw_display_width("\xe6\x97\xa5x", 4), 3);     /* a wide one, then x */
+    CHECK_EQ_U(tw_display_width("\xc3\xa9\xff", 3), 2);      /* e-acute, an invalid byte */
+    CHECK_EQ_U(tw_display_cell("short", 5, 8, out), 5);
+    CHECK_STR(out, "short");
+    CHECK_EQ_U(tw_display_cell("a\tb\nc", 5, 8, out), 5);     /* controls as spaces */
+    CHECK_STR(out, "a b c");
+    CHECK_EQ_U(tw_display_cell("abcdefghij", 10, 8, out), 8);
+    CHECK_STR(out, "abcde...");
+    /* a wide character that would cross the limit is left out whole */
+    CHECK_EQ_U(tw_display_cell("abcd\xe6\x97\xa5\xe6\x97\xa5", 10, 8, out), 8); /* fits */
+    CHECK_EQ_U(tw_display_cell("abcd\xe6\x97\xa5\xe6\x97\xa5\xe6\x97\xa5", 13, 8, out), 7);
+    CHECK_STR(out, "abcd...");
+    CHECK_EQ_U(tw_display_cell("abcdefghij", 10, 2, out), 2); /* no room for "..." */
+    CHECK_STR(out, "ab");
+}
+
 void test_utf8_validation(void) {
     CHECK(tw_utf8_valid("plain ascii text, long enough for the fast path", 47));
     CHECK(tw_utf8_valid("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 14));

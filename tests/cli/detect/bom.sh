@@ -23,3 +23,7 @@ tracewright convert -t jsonl x.txt.BIN 2>/dev/null | cmp -s - plain.jsonl && ech
 printf '\357\273\277{"ts":0,"kind":"begin","pid":1,"tid":1,"name":"a",}\n' >comma.jsonl
 tracewright validate comma.jsonl
 tracewright validate --format sarif comma.jsonl | grep -o '"region":{[^}]*}'
+# a mark and nothing else is an empty input
+printf '\357\273\277' >only-bom.txt
+tracewright convert -t jsonl only-bom.txt; echo "exit $?"
+tracewright convert -f rtl -t jsonl only-bom.txt; echo "exit $?"

@@ -38,3 +38,12 @@ tracewright validate --format sarif long.jsonl | grep -o '"region":{[^}]*}'
   printf '{"ts":1,"kind":"instant","pid":0,"tid":0,"name":"\346\227\245","a":1,"b\346\227\245":2,"c":3}\n'; } >keys.jsonl
 printf '{"kind":"trace","format":"jsonl","resolution_ns":1}\n{"ts":1,"kind":"instant","name":"\346\227\245","zz":1}\n' >other.jsonl
 tracewright validate --format sarif keys.jsonl other.jsonl u.jsonl | grep -o '"uri":"[^"]*"},"region":{[^}]*}'
+# each input is read back from its own file: the same name given twice,
+# the file replaced in between (while the pipe between them is read), is
+# counted from the new file
+printf '{"kind":"trace","format":"jsonl","resolution_ns":1}\n{"ts":1,"kind":"instant","pid":0,"tid":0,"name":"aaaaaa","zz":1}\n' >f.jsonl
+printf '{"kind":"trace","format":"jsonl","resolution_ns":1}\n{"ts":1,"kind":"instant","pid":0,"tid":0,"name":"\346\227\245\346\227\245","zz":1}\n' >g.jsonl
+rm -f fifo && mkfifo fifo
+( exec 3>fifo; mv g.jsonl f.jsonl; cat u.jsonl >&3 ) &
+timeout 10 tracewright validate --format sarif f.jsonl fifo f.jsonl | grep -o '"uri":"f.jsonl"},"region":{[^}]*}'
+wait
