@@ -363,7 +363,11 @@ struct t1_reader {
     tw_buf text;
     const tw_str *k_source, *k_class, *k_context, *k_handle, *k_value, *k_count, *k_t[20],
         *n_thread_name, *n_total, *n_stats, *c_function, *c_line, *c_state, *c_aux_state,
-        *c_variable, *c_aux;
+        *c_variable, *c_aux, *k_timeline_contexts;
+    /* statistics kept per context, a timeline that does not tell contexts
+     * apart (a .BIN's, a TIMELINE without %CONTEXT%), and whether the
+     * statistics' check was told (no_timeline_contexts()) */
+    bool stats_ctx, ctxless, told_ctxless;
 };
 
 static bool first_report(t1_reader *r, int kind, uint64_t key) {
@@ -647,6 +651,18 @@ void t1_thread_name(t1_reader *r, uint64_t tid, const char *name, int64_t ts,
 
 static bool has_field(const section *sec, int m) { return sec->at[m] >= 0; }
 
+/* Once the log has statistics per context and its timeline does not tell
+ * contexts apart, say so to the check of the log's own statistics (a
+ * text1.statistics event without a scope, "timeline_contexts": 0): the
+ * timeline's events are then all on one thread, and the figures of the
+ * contexts are compared added up (stats.h, TW_CHECK_OWN_STATS). */
+static void no_timeline_contexts(t1_reader *r, const tw_loc *loc) {
+    if (!r->stats_ctx || !r->ctxless || r->told_ctxless) return;
+    r->told_ctxless = true;
+    tw_event *e = emit(r, TW_META, r->n_stats, 0, 0, loc);
+    if (e) tw_evq_attr_int(&r->q, r->ctx.diag, r->k_timeline_contexts, 0);
+}
+
 static field get(const section *sec, const field *fv, int m) {
     field none = {"", 0};
     return sec->at[m] >= 0 ? fv[sec->at[m]] : none;
@@ -835,11 +851,16 @@ static void entry_stats(t1_reader *r, const tw_line *l, const field *fv) {
         tw_evq_attr_str(&r->q, d, r->k_context, cx.p, cx.n);
     else if (sec->has_context)
         tw_evq_attr_str(&r->q, d, r->k_context, sec->context.p, sec->context.len);
+    bool with_context = cx.n || sec->has_context;
     tw_evq_attr_str(&r->q, d, r->k_handle, hf.p, hf.n);
     if (has_field(sec, M_VALUE)) tw_evq_attr_str(&r->q, d, r->k_value, value.p, value.n);
     if (has_field(sec, M_COUNT)) tw_evq_attr_int(&r->q, d, r->k_count, nums[20]);
     for (int m = 0; m < 20; m++)
         if (has_field(sec, M_T0 + m)) tw_evq_attr_int(&r->q, d, r->k_t[m], nums[m]);
+    if (with_context && !r->stats_ctx) {
+        r->stats_ctx = true;
+        no_timeline_contexts(r, &loc);
+    }
 }
 
 /* s[0..n) == t[0..n) */
@@ -1242,6 +1263,10 @@ static void header(t1_reader *r, const tw_line *l) {
                   (int)(unk_n > 40 ? 40 : unk_n), unk);
     sec->kind = SECTIONS[which].kind;
     sec->usual = sec->kind == S_TIMELINE && usual_timeline(sec);
+    if (sec->kind == S_TIMELINE && !r->companion && !has_field(sec, M_CONTEXT)) {
+        r->ctxless = true;
+        no_timeline_contexts(r, &loc);
+    }
     if (sec->kind == S_TIMELINE && r->companion) {
         tw_report(r->ctx.diag, TW_R_UNSUPPORTED, &loc,
                   "the companion's TIMELINE section is not read; the .BIN timeline is");
@@ -1399,17 +1424,18 @@ int t1_open(const tw_read_ctx *ctx, bool companion, t1_reader **out) {
     r->companion = companion;
     r->file = ctx->in ? tw_input_name(ctx->in) : NULL;
     r->no_names = companion && !ctx->in;
+    r->ctxless = companion; /* a .BIN's timeline has no contexts */
     if (companion && ctx->in) (void)tw_input_skip_bom(ctx->in); /* as the reader's own input */
     r->lines = tw_opt_bool(ctx->opts, T1_OPT_LINES);
     r->next_tid = 1; /* contexts the CONTEXTS section did not list; 0 is "no context" */
     static const char *const keys[] = {
         "source", "class", "context", "handle", "value", "count", TW_META_THREAD_NAME,
         "text1.total_time", "text1.statistics", "function", "line", "state", "aux-state",
-        "variable", "aux"};
+        "variable", "aux", "timeline_contexts"};
     const tw_str **dst[] = {&r->k_source, &r->k_class, &r->k_context, &r->k_handle,
                             &r->k_value, &r->k_count, &r->n_thread_name, &r->n_total,
                             &r->n_stats, &r->c_function, &r->c_line, &r->c_state,
-                            &r->c_aux_state, &r->c_variable, &r->c_aux};
+                            &r->c_aux_state, &r->c_variable, &r->c_aux, &r->k_timeline_contexts};
     bool ok = true;
     for (size_t i = 0; i < sizeof dst / sizeof dst[0]; i++)
         ok = ok && (*dst[i] = tw_intern_cstr(ctx->strtab, keys[i])) != NULL;

@@ -49,6 +49,7 @@ typedef struct claim {
     uint32_t pid;
     uint32_t have;         /* bit per figure */
     int64_t fig[F_COUNT_ALL];
+    size_t contexts;       /* a claim of several contexts added up: how many */
 } claim;
 
 struct tw_xcheck {
@@ -66,6 +67,7 @@ struct tw_xcheck {
     size_t nclaims, cap;
     tw_u64map claim_of;  /* hash of (pid, name, context) -> claim index + 1 */
     tw_u64map seen;  /* tw_hash of the name of every timed event */
+    bool ctxless;    /* the timeline does not tell the claims' contexts apart */
 };
 
 tw_xcheck *tw_xcheck_new(unsigned checks) {
@@ -147,7 +149,13 @@ static claim *claim_slot(tw_xcheck *x, const tw_event *ev, const tw_attr *ctx) {
 }
 
 static bool add_claim(tw_xcheck *x, const tw_event *ev) {
-    if (!ev->msg) return true;  /* no scope named: nothing to compare */
+    if (!ev->msg) {  /* no scope named: what is said of the timeline */
+        for (size_t i = 0; i < ev->nattrs; i++)
+            if (ev->attrs[i].type == TW_ATTR_INT && attr_is(&ev->attrs[i], "timeline_contexts") &&
+                ev->attrs[i].i == 0)
+                x->ctxless = true;
+        return true;
+    }
     const tw_attr *ctx = NULL;
     for (size_t i = 0; i < ev->nattrs && !ctx; i++)
         if (ev->attrs[i].type == TW_ATTR_STR && attr_is(&ev->attrs[i], "context") &&
@@ -393,9 +401,66 @@ static void compare(const claim *c, const tw_scope_stats *const *v, size_t n,
     if (c->context)
         snprintf(ctx, sizeof ctx, " in context '%.*s'",
                  c->context_len > 200 ? 200 : (int)c->context_len, c->context);
+    else if (c->contexts > 1)
+        snprintf(ctx, sizeof ctx, " (its %zu contexts added up: the timeline does not tell "
+                                  "contexts apart)",
+                 c->contexts);
     tw_report(diag, TW_R_STATS_MISMATCH, &c->loc,
               "the log's statistics of '%.*s'%s differ from the timeline's%s: %s", nl, c->name,
               ctx, rows ? "" : " (which has no entry of it)", msg);
+}
+
+static int claim_order(const void *a, const void *b) {
+    const claim *x = *(const claim *const *)a, *y = *(const claim *const *)b;
+    if (x->pid != y->pid) return x->pid < y->pid ? -1 : 1;
+    int c = name_cmp(x->name, x->name_len, y->name, y->name_len);
+    if (c) return c;
+    return x->loc.line < y->loc.line ? -1 : x->loc.line > y->loc.line; /* the log's order */
+}
+
+/* On a timeline that does not tell contexts apart (every event on one
+ * thread), a scope's claims of one context are compared with its rows
+ * over every thread; of several contexts, only their counts, added up:
+ * the other figures depend on how the contexts ran, which the timeline
+ * does not say. */
+static bool run_ctxless(const tw_xcheck *x, const tw_scope_stats *const *v, size_t n,
+                        tw_diag_sink *diag) {
+    const claim **cv = malloc(x->nclaims * sizeof *cv);
+    if (!cv) return false;
+    for (size_t i = 0; i < x->nclaims; i++) cv[i] = &x->claims[i];
+    tw_qsort(cv, x->nclaims, sizeof *cv, claim_order);
+    for (size_t i = 0, j; i < x->nclaims; i = j) {
+        claim sum = *cv[i];
+        sum.context = NULL;
+        sum.context_len = 0;
+        sum.contexts = 0;
+        int64_t count = 0;
+        bool counts = true;
+        for (j = i; j < x->nclaims && cv[j]->pid == cv[i]->pid &&
+                    !name_cmp(cv[j]->name, cv[j]->name_len, cv[i]->name, cv[i]->name_len);
+             j++) {
+            counts &= (cv[j]->have & 1u << F_COUNT) != 0;
+            if (counts && !tw_add_i64(count, cv[j]->fig[F_COUNT], &count)) count = INT64_MAX;
+            bool new_context = true;
+            for (size_t k = i; k < j && new_context; k++)
+                new_context = !(cv[k]->context_len == cv[j]->context_len &&
+                                (!cv[k]->context_len ||
+                                 memcmp(cv[k]->context, cv[j]->context, cv[j]->context_len) == 0));
+            sum.contexts += new_context;
+        }
+        if (sum.contexts > 1) {
+            sum.have = counts ? 1u << F_COUNT : 0;
+            sum.fig[F_COUNT] = count;
+        } else {
+            sum = *cv[j - 1];  /* one context: its latest claim, over every thread */
+            sum.context = NULL;
+            sum.context_len = 0;
+        }
+        if (sum.have && tw_u64map_get(&x->seen, tw_hash(sum.name, sum.name_len)))
+            compare(&sum, v, n, diag);
+    }
+    free(cv);
+    return true;
 }
 
 bool tw_xcheck_run(tw_xcheck *x, const tw_stats *s, tw_diag_sink *diag) {
@@ -405,6 +470,11 @@ bool tw_xcheck_run(tw_xcheck *x, const tw_stats *s, tw_diag_sink *diag) {
     if (!v) return false;
     for (size_t i = 0; i < n; i++) v[i] = tw_stats_scope(s, i);
     tw_qsort(v, n, sizeof *v, by_name);
+    if (x->ctxless) {
+        bool ok = run_ctxless(x, v, n, diag);
+        free(v);
+        return ok;
+    }
     for (size_t i = 0; i < x->nclaims; i++) {
         const claim *c = &x->claims[i];
         /* a scope the stream never mentions was skipped by the reader */
