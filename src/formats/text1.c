@@ -561,6 +561,18 @@ void t1_timeline(t1_reader *r, uint32_t handle, char code, uint64_t data, bool h
                  uint64_t tid, int64_t ts, const tw_loc *loc) {
     int type = (int)(handle >> 28);
     tw_kind kind = code_kind(code);
+    bool code_area = type == T1_FUNCTION || type == T1_LINE || type > T1_AUX_STATE;
+    if (code == 'W' && code_area) {
+        if (type == T1_LINE && !r->lines) { /* line areas are not read: skipped as they are */
+            if (!r->lines_skipped++) r->lines_first = *loc;
+        } else if (first_report(r, REP_EVENT, handle)) {
+            tw_report(r->ctx.diag, TW_R_BAD_RECORD, loc,
+                      "write (W) of handle %08X: a function or line is entered and left, "
+                      "not written; such events of this handle are skipped",
+                      (unsigned)handle);
+        }
+        return;
+    }
     if (code == 'W') {
         bool aux = type == T1_AUX || type == T1_AUX_STATE;
         const area *a = plain_area(r, handle);
