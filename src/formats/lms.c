@@ -360,6 +360,16 @@ static TW_INLINE void record_event(lms_reader *r, const tw_line *l, tw_event *ev
     ev->loc = tw_text_loc(r->file, l, 0);
 }
 
+/* Written as a signed decimal number ('-' and digits), whatever its size:
+ * the newer format's time difference, not a 2015 label. */
+static bool decimal_form(const char *s, size_t n) {
+    size_t i = n && s[0] == '-';
+    if (i == n) return false;
+    for (; i < n; i++)
+        if (s[i] < '0' || s[i] > '9') return false;
+    return true;
+}
+
 /* One line; returns true when *ev was filled. */
 static bool lms_line(lms_reader *r, const tw_line *l, tw_event *ev) {
     const char *s = l->s;
@@ -406,7 +416,7 @@ static bool lms_line(lms_reader *r, const tw_line *l, tw_event *ev) {
         diff_col = (size_t)(f3 - s);
         if (!(name = label_of(r, l, id))) return false;
     } else if (!r->mapped && f2n && tw_parse_i64(f2, f2n, &diff) && f3n &&
-               !(f3[0] >= '0' && f3[0] <= '9') && f3[0] != '-') {
+               !decimal_form(f3, f3n)) {
         /* the 2015 variant: <type>,<diff>,<label>, which has no mapping
          * lines; after one, such a line is a damaged marker (below) */
         if (!r->legacy_noted) {
@@ -421,9 +431,7 @@ static bool lms_line(lms_reader *r, const tw_line *l, tw_event *ev) {
         if (!(name = tw_intern(r->ctx.strtab, f3, f3n))) return oom(r, &loc);
         give_track(r, l, name);
     } else {
-        size_t d0 = f3n && f3[0] == '-', dn = d0;
-        while (dn < f3n && f3[dn] >= '0' && f3[dn] <= '9') dn++;
-        if (dn > d0 && dn == f3n) {
+        if (decimal_form(f3, f3n)) {
             /* all digits, but beyond 64 bits */
             tw_loc loc = tw_text_loc(r->file, l, (size_t)(f3 - s));
             tw_report(r->ctx.diag, TW_R_TIME_OVERFLOW, &loc,
