@@ -572,18 +572,22 @@ static const tw_str *function_name(cp_reader *r, uint64_t fn, const tw_loc *loc)
     return intern(r, buf, (size_t)n, loc);
 }
 
-/* The name of a CoreCLR FunctionID, through fun inf. */
-static const tw_str *fid_name(cp_reader *r, uint64_t fid, const tw_loc *loc) {
+/* The name of a JIT scope of a CoreCLR FunctionID ("JIT " or "JIT search "
+ * before the function's name, through fun inf). */
+static const tw_str *jit_name(cp_reader *r, const char *prefix, uint64_t fid,
+                              const tw_loc *loc) {
     void *v = tw_u64map_get(&r->fids, fid);
-    if (v) return function_name(r, (uint64_t)(uintptr_t)v - 1, loc);
+    const tw_str *fn = v ? function_name(r, (uint64_t)(uintptr_t)v - 1, loc) : NULL;
+    if (fn) return intern2(r, prefix, fn->s, fn->len, loc);
+    if (v) return NULL;  /* out of memory, reported */
     char buf[32];
-    int n = snprintf(buf, sizeof buf, "0x%llX", (unsigned long long)fid);
+    snprintf(buf, sizeof buf, "0x%llX", (unsigned long long)fid);
     if (first_report(r, REP_FID, fid))
         tw_report(r->ctx.diag, TW_R_CP_UNNAMED, loc,
-                  "FunctionID %s has no 'fun inf' record before its first use; named '%s' "
-                  "(reported once)",
-                  buf, buf);
-    return intern(r, buf, (size_t)n, loc);
+                  "FunctionID %s has no 'fun inf' record before its first use; named "
+                  "'%s%s' (reported once)",
+                  buf, prefix, buf);
+    return intern2(r, prefix, buf, strlen(buf), loc);
 }
 
 static const tw_str *class_name(cp_reader *r, const char *prefix, uint64_t cls,
@@ -833,9 +837,7 @@ static void rec_jit(cp_reader *r, const tw_line *l, cur *c, const tw_loc *loc) {
         }
     }
     if (!name) {
-        const tw_str *fn = fid_name(r, fid, loc);
-        if (!fn || !(name = intern2(r, search ? N_JIT_SEARCH : N_JIT, fn->s, fn->len, loc)))
-            return;
+        if (!(name = jit_name(r, search ? N_JIT_SEARCH : N_JIT, fid, loc))) return;
     }
     if (start) {
         cp_jit *j = malloc(sizeof *j);
