@@ -459,6 +459,8 @@ static bool need_qstr(cp_reader *r, const tw_line *l, cur *c, const char **s, si
                       const char *what) {
     while (c->pos < c->n && c->s[c->pos] == ' ') c->pos++;
     size_t b = c->pos, e = c->n;
+    /* blanks after the last quote, as other records' fields may have */
+    while (e > b && (c->s[e - 1] == ' ' || c->s[e - 1] == '\t')) e--;
     if (b >= e) {
         bad(r, l, l->len, "missing %s", what);
         return false;
