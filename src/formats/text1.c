@@ -1711,6 +1711,10 @@ int t1_write_event(void *state, const tw_event *ev) {
         if (!ev->has_value) tw_loss_add(w->ctx.loss, "counters without a value (written as 0)", 1);
         if (!w->binary && ev->tid != 0)
             tw_loss_add(w->ctx.loss, "thread ids of counters", 1);
+        /* the format's data is 32-bit: tracewright's reader takes more */
+        if (ev->has_value && (ev->value < 0 || ev->value > (int64_t)UINT32_MAX))
+            tw_loss_add(w->ctx.loss,
+                        "values beyond 32 bits (written whole, as this reader takes them)", 1);
         return spool(w, a->handle, 'W', ev, true, ev->has_value ? (uint64_t)ev->value : 0);
     }
     warea *a = scope_area(w, ev);
@@ -1773,10 +1777,13 @@ static void put_text(t1_writer *w, tw_output *o, const tw_str *s) {
         tw_loss_add(w->ctx.loss, "line breaks in names (written as spaces)", 1);
 }
 
-/* A context's name: its thread name, or "thread N". */
+/* A context's name: its thread name, or "thread N" (also for a name that
+ * would start a section, which a .BIN's companion, whose names are not
+ * aliased, may have: alias_contexts()). */
 static void put_context(t1_writer *w, tw_output *o, const wthread *t) {
     if (t->alias) tw_out_write(o, t->alias->s, t->alias->len);
-    else if (t->name) put_text(w, o, t->name);
+    else if (t->name && !(t->name->len >= 2 && t->name->s[0] == '*' && t->name->s[1] == ' '))
+        put_text(w, o, t->name);
     else tw_out_printf(o, "thread %llu", (unsigned long long)t->tid);
 }
 
@@ -1876,7 +1883,9 @@ static int put_stats(t1_writer *w, tw_output *o, const char *name, const wthread
  * names written are unique: unnamed contexts are "thread N"; a named one
  * (in tid order) whose name, with line breaks as spaces, another context
  * already has, or that is empty off thread 0 (an empty CONTEXT is thread
- * 0), is written as "thread N", or "thread N (2)", ... if that is taken.
+ * 0), is written as "thread N", or "thread N (2)", ... if that is taken;
+ * so is one that starts with "* ", which would start a section where the
+ * CONTEXTS section lists it.
  */
 static int alias_contexts(t1_writer *w, wthread **ctxs, size_t nctx, bool multi) {
     tw_u64map taken = {0};
@@ -1897,13 +1906,20 @@ static int alias_contexts(t1_writer *w, wthread **ctxs, size_t nctx, bool multi)
                 for (size_t k = 0; k < b.len; k++)
                     if (b.p[k] == '\n' || b.p[k] == '\r') b.p[k] = ' ';
                 s = wintern(w, b.p, b.len);
-                for (unsigned k = 1; s && ((!s->len && t->tid && multi) ||
+                bool header = b.len >= 2 && b.p[0] == '*' && b.p[1] == ' ';
+                if (header)
+                    tw_loss_add(w->ctx.loss,
+                                "thread names starting with '* ', which would start a section "
+                                "(written as thread N)",
+                                1);
+                for (unsigned k = 1; s && (header || (!s->len && t->tid && multi) ||
                                            tw_u64map_get(&taken, s->id)); k++) {
+                    header = false;
                     if (k == 1) snprintf(dflt, sizeof dflt, "thread %llu", (unsigned long long)t->tid);
                     else snprintf(dflt, sizeof dflt, "thread %llu (%u)", (unsigned long long)t->tid, k);
                     s = t->alias = wintern(w, dflt, strlen(dflt));
                 }
-                if (t->alias)
+                if (t->alias && !(t->name->len >= 2 && t->name->s[0] == '*' && t->name->s[1] == ' '))
                     tw_loss_add(w->ctx.loss, "thread names that are empty or another context's (written as thread N)",
                                 1);
             }

@@ -304,11 +304,17 @@ static int by_name(const void *a, const void *b) {
 }
 
 /* Whether row r (of the claim's name) belongs to claim c: same process,
- * and a thread named like the claim's context (if it has one). */
+ * and a thread named like the claim's context (if it has one); a thread
+ * without a name is "thread N" (N its tid), as a text export lists it. */
 static bool row_matches(const claim *c, const tw_scope_stats *r) {
     if (r->by_thread && r->pid != c->pid) return false;
     if (!c->context) return true;
-    return r->thread_name && r->thread_name_len == c->context_len &&
+    if (!r->thread_name) {
+        char dflt[32];
+        int n = snprintf(dflt, sizeof dflt, "thread %llu", (unsigned long long)r->tid);
+        return n > 0 && (size_t)n == c->context_len && memcmp(dflt, c->context, c->context_len) == 0;
+    }
+    return r->thread_name_len == c->context_len &&
            memcmp(r->thread_name, c->context, c->context_len) == 0;
 }
 

@@ -1077,8 +1077,8 @@ static void project_text1(stream *in, stream *out, bool bin) {
     }
     /* context names are unique: unnamed ones are "thread N"; a name that an
      * earlier one (in tid order, unnamed ones first) has, or an empty one off
-     * thread 0 when there is a CONTEXT column, becomes "thread N", else
-     * "thread N (2)", ... */
+     * thread 0 when there is a CONTEXT column, or one that starts with "* "
+     * (a section's header), becomes "thread N", else "thread N (2)", ... */
     const tw_str **written = xalloc((nctx + 1) * sizeof *written);
     bool multi = nctx > 1 || (nctx == 1 && ctx[0]->tid != 0);
     for (int pass = 0; pass < 2; pass++)
@@ -1088,8 +1088,10 @@ static void project_text1(stream *in, stream *out, bool bin) {
             if (!t->name != !pass) continue;
             snprintf(dflt, sizeof dflt, "thread %llu", (unsigned long long)t->tid);
             const tw_str *nm = t->name ? oneline(t->name) : S(dflt);
+            bool header = nm->len >= 2 && nm->s[0] == '*' && nm->s[1] == ' ';
             for (unsigned k = 1;; k++) {
-                bool taken = !nm->len && t->tid && multi;
+                bool taken = header || (!nm->len && t->tid && multi);
+                header = false;
                 for (size_t j = 0; j < nctx && !taken; j++) taken = written[j] == nm;
                 if (!taken) break;
                 lost |= TW_KEEP_NAMES;
@@ -1328,6 +1330,7 @@ static const struct {
     {"names and texts longer than 65536 bytes cut to it", 0},
     /* out of the format's specification, nothing lost: names no part */
     {"times beyond the 32-bit tick count", 0},
+    {"values beyond 32 bits", 0},
     {"times read back later by a multiple of 2^32 ms", 0},
     {"times pushed past 2^63 ns", 0},
 };
