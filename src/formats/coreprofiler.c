@@ -1452,6 +1452,11 @@ typedef struct cp_writer {
     /* the latest time of an event given (in ms, -1: none), and of a record
      * written: frames left open are closed at the log's last time */
     int64_t max_ms, written_ms;
+    /* a gch alt or gch gen record being gathered: the items of the counters
+     * of one kind at one time, in their order ('a', 'g'; 0: none) */
+    char gch;
+    int64_t gch_ms;
+    tw_buf gch_items;
     const tw_str *k_count, *k_ip, *k_reason, *k_generations, *k_status, *k_iid, *k_thread_id,
         *k_reserved;
 } cp_writer;
@@ -1638,7 +1643,19 @@ static bool class_iid(cp_writer *w, const char *s, size_t n, uint64_t *cls) {
     return true;
 }
 
+/* Write the gch record being gathered. */
+static void flush_gch(cp_writer *w) {
+    if (!w->gch) return;
+    tw_output *o = w->ctx.out;
+    tw_out_printf(o, "gch %s %lld", w->gch == 'a' ? "alt" : "gen", (long long)tick(w, w->gch_ms));
+    tw_out_write(o, w->gch_items.p, w->gch_items.len);
+    tw_out_putc(o, '\n');
+    w->gch = 0;
+    tw_buf_clear(&w->gch_items);
+}
+
 static void flush(cp_writer *w) {
+    flush_gch(w);
     if (!w->pend) return;
     w->pend = false;
     wthread *t = w->pt;
@@ -1815,7 +1832,11 @@ static int counter(cp_writer *w, const tw_event *ev, int64_t ms) {
         return TW_OK;
     }
     if (tw_str_is(name, N_SAMPLES)) return ev->value > 0 ? samples(w, ev, ms) : TW_OK;
-    flush(w);
+    /* the items of one gch record are counters of one kind at one time */
+    char gch = 0;
+    if (has_prefix(name, N_LIVE, LIT_LEN(N_LIVE))) gch = 'a';
+    else if (has_prefix(name, N_HEAP, LIT_LEN(N_HEAP))) gch = 'g';
+    if (!gch || gch != w->gch || ms != w->gch_ms) flush(w);
     if (tw_str_is(name, N_PROC_CPU)) {
         tw_out_printf(o, "prc cpu %lld %lld\n", (long long)tick(w, ms), (long long)ev->value);
         return TW_OK;
@@ -1837,15 +1858,20 @@ static int counter(cp_writer *w, const tw_event *ev, int64_t ms) {
         wthread *t = alloc ? declared_thread(w, ev->tid) : NULL;
         if ((alloc && !t) || !class_iid(w, name->s + skip, name->len - skip, &cls))
             return cp_wfail(w);
-        if (alloc) {
-            tw_out_str(o, "sam mem ");
-            put_hex32(o, t->iid);
-            tw_out_printf(o, " %lld ", (long long)tick(w, ms));
-        } else {
-            tw_out_printf(o, "gch alt %lld ", (long long)tick(w, ms));
+        if (!alloc) { /* an item of the gch alt being gathered (cls nam first) */
+            char item[80];
+            int k = snprintf(item, sizeof item, " 0x%llx:%lld:%lld", (unsigned long long)cls,
+                             count, (long long)ev->value);
+            if (!tw_buf_append(&w->gch_items, item, (size_t)k)) return cp_wfail(w);
+            w->gch = 'a';
+            w->gch_ms = ms;
+            return TW_OK;
         }
+        tw_out_str(o, "sam mem ");
+        put_hex32(o, t->iid);
+        tw_out_printf(o, " %lld ", (long long)tick(w, ms));
         tw_out_printf(o, "0x%llx:%lld:%lld", (unsigned long long)cls, count, (long long)ev->value);
-        const tw_attr *ip = alloc ? find_attr(ev, w->k_ip, TW_ATTR_STR) : NULL;
+        const tw_attr *ip = find_attr(ev, w->k_ip, TW_ATTR_STR);
         if (ip && is_ip(ip->s, ip->slen)) {
             tw_out_putc(o, ':');
             tw_out_write(o, ip->s, ip->slen);
@@ -1860,12 +1886,16 @@ static int counter(cp_writer *w, const tw_event *ev, int64_t ms) {
         for (size_t i = 0; ok && i < gn; i++)
             ok = (g[i] >= 'a' && g[i] <= 'z') || (g[i] >= 'A' && g[i] <= 'Z') ||
                  (g[i] >= '0' && g[i] <= '9') || g[i] == '_';
-        if (ok) {
+        if (ok) { /* an item of the gch gen being gathered */
             const tw_attr *res = find_attr(ev, w->k_reserved, TW_ATTR_INT);
-            tw_out_printf(o, "gch gen %lld ", (long long)tick(w, ms));
-            tw_out_write(o, g, gn);
-            tw_out_printf(o, ":%lld:%lld\n", (long long)ev->value,
-                          res && res->i >= 0 ? (long long)res->i : 0LL);
+            char nums[48];
+            int k = snprintf(nums, sizeof nums, ":%lld:%lld", (long long)ev->value,
+                             res && res->i >= 0 ? (long long)res->i : 0LL);
+            if (!tw_buf_append(&w->gch_items, " ", 1) || !tw_buf_append(&w->gch_items, g, gn) ||
+                !tw_buf_append(&w->gch_items, nums, (size_t)k))
+                return cp_wfail(w);
+            w->gch = 'g';
+            w->gch_ms = ms;
             return TW_OK;
         }
     }
@@ -1938,7 +1968,7 @@ static int cp_event(void *state, const tw_event *ev) {
         flush(w);
         tw_out_str(o, "prf cfg ");
         tw_out_write(o, k, kn);
-        tw_out_putc(o, ' ');
+        if (ev->msg && ev->msg_len) tw_out_putc(o, ' '); /* no blank ends the line */
         if (ev->msg && tw_out_oneline(o, ev->msg, ev->msg_len))
             tw_loss_add(w->ctx.loss, "line breaks in names replaced by spaces", 1);
         tw_out_putc(o, '\n');
@@ -2023,6 +2053,7 @@ static int cp_end(void *state) {
 
 static void cp_free(void *state) {
     cp_writer *w = state;
+    tw_buf_free(&w->gch_items);
     for (size_t i = 0; i < w->ntv; i++) {
         free(w->tv[i]->gc);
         free(w->tv[i]->stack);

@@ -1906,15 +1906,15 @@ static int alias_contexts(t1_writer *w, wthread **ctxs, size_t nctx, bool multi)
                 for (size_t k = 0; k < b.len; k++)
                     if (b.p[k] == '\n' || b.p[k] == '\r') b.p[k] = ' ';
                 s = wintern(w, b.p, b.len);
-                bool header = b.len >= 2 && b.p[0] == '*' && b.p[1] == ' ';
-                if (header)
+                bool starts_section = b.len >= 2 && b.p[0] == '*' && b.p[1] == ' ';
+                if (starts_section)
                     tw_loss_add(w->ctx.loss,
                                 "thread names starting with '* ', which would start a section "
                                 "(written as thread N)",
                                 1);
-                for (unsigned k = 1; s && (header || (!s->len && t->tid && multi) ||
+                for (unsigned k = 1; s && (starts_section || (!s->len && t->tid && multi) ||
                                            tw_u64map_get(&taken, s->id)); k++) {
-                    header = false;
+                    starts_section = false;
                     if (k == 1) snprintf(dflt, sizeof dflt, "thread %llu", (unsigned long long)t->tid);
                     else snprintf(dflt, sizeof dflt, "thread %llu (%u)", (unsigned long long)t->tid, k);
                     s = t->alias = wintern(w, dflt, strlen(dflt));
