@@ -461,7 +461,7 @@ size_t tw_detect(const unsigned char *head, size_t len, const char *path,
         const tw_format *f = tw_format_at(i);
         if (!tw_format_can_read(f) || !f->probe) continue;
         /* a text format's probe looks at the text after a byte order mark */
-        bool bom = (f->flags & TW_FMT_TEXT) && len >= 3 && memcmp(head, "\xEF\xBB\xBF", 3) == 0;
+        bool bom = (f->flags & TW_FMT_TEXT) && tw_has_bom(head, len);
         int score = bom ? f->probe(head + 3, len - 3, path) : f->probe(head, len, path);
         if (score <= 0) continue;
         if (score > 100) score = 100;

@@ -831,8 +831,7 @@ void tw_input_skip(tw_input *in, size_t n) {
 bool tw_input_skip_bom(tw_input *in) {
     const unsigned char *p;
     size_t got;
-    if (in->pos != 0 || tw_input_peek(in, 3, &p, &got) != 0 || got < 3 ||
-        memcmp(p, "\xEF\xBB\xBF", 3) != 0)
+    if (in->pos != 0 || tw_input_peek(in, 3, &p, &got) != 0 || !tw_has_bom(p, got))
         return false;
     tw_input_skip(in, 3);
     return true;

@@ -75,7 +75,7 @@ const tw_format *tw_detect_input(tw_input *in, tw_diag_sink *diag, int *score) {
         return f;
     }
     tw_loc loc = {.file = tw_input_name(in), .kind = TW_LOC_FILE};
-    if (len == 0 || (len == 3 && memcmp(head, "\xEF\xBB\xBF", 3) == 0)) {
+    if (len == 0 || (len == 3 && tw_has_bom(head, len))) {
         tw_report(diag, TW_R_UNKNOWN_FORMAT, &loc,
                   "cannot detect the format of an empty input%s; use -f FORMAT",
                   len ? " (a byte order mark only)" : "");

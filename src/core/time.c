@@ -66,13 +66,12 @@ void tw_duration_format(int64_t ns, char *buf, size_t n) {
     }
     /* the smallest unit in which the rounded value stays below 1000: 999.6 us
      * is not shown as 1.000 ms, but 999.9996 ms is as 1.000 s */
-    uint64_t q = 0;
+    uint64_t q;
     size_t i = 0;
-    for (; i < 3; i++) {
+    for (;; i++) { /* seconds whatever their number */
         q = u / units[i].step + (u % units[i].step >= (units[i].step + 1) / 2);
-        if (q < 1000000) break;
+        if (q < 1000000 || i == 2) break;
     }
-    if (i == 3) i = 2; /* 1000 s and more */
     snprintf(buf, n, "%s%llu.%03llu %s", sign, (unsigned long long)(q / 1000),
              (unsigned long long)(q % 1000), units[i].unit);
 }

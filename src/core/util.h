@@ -543,6 +543,10 @@ size_t tw_utf8_seq(const unsigned char *s, size_t n);
 /* Encode code point cp (not a surrogate, <= 0x10FFFF) into out; returns
  * the number of bytes (1-4). */
 size_t tw_utf8_put(uint32_t cp, char *out);
+/* Whether s[0..n) starts with a UTF-8 byte order mark (EF BB BF). */
+static inline bool tw_has_bom(const unsigned char *s, size_t n) {
+    return n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0;
+}
 
 /* ---- JSON strings of interned names (output.c) ------------------------- */
 

@@ -1852,7 +1852,7 @@ static int counter(cp_writer *w, const tw_event *ev, int64_t ms) {
     const tw_attr *ca = find_attr(ev, w->k_count, TW_ATTR_INT);
     long long count = ca && ca->i >= 0 ? (long long)ca->i : 0;
     bool alloc = has_prefix(name, N_ALLOC, LIT_LEN(N_ALLOC));
-    if (alloc || has_prefix(name, N_LIVE, LIT_LEN(N_LIVE))) {
+    if (alloc || gch == 'a') {
         size_t skip = alloc ? LIT_LEN(N_ALLOC) : LIT_LEN(N_LIVE);
         uint64_t cls;
         wthread *t = alloc ? declared_thread(w, ev->tid) : NULL;
@@ -1879,7 +1879,7 @@ static int counter(cp_writer *w, const tw_event *ev, int64_t ms) {
         tw_out_putc(o, '\n');
         return TW_OK;
     }
-    if (has_prefix(name, N_HEAP, LIT_LEN(N_HEAP))) {
+    if (gch == 'g') {
         const char *g = name->s + LIT_LEN(N_HEAP);
         size_t gn = name->len - LIT_LEN(N_HEAP);
         bool ok = gn > 0;

@@ -561,19 +561,18 @@ void t1_timeline(t1_reader *r, uint32_t handle, char code, uint64_t data, bool h
                  uint64_t tid, int64_t ts, const tw_loc *loc) {
     int type = (int)(handle >> 28);
     tw_kind kind = code_kind(code);
-    bool code_area = type == T1_FUNCTION || type == T1_LINE || type > T1_AUX_STATE;
-    if (code == 'W' && code_area) {
-        if (type == T1_LINE && !r->lines) { /* line areas are not read: skipped as they are */
-            if (!r->lines_skipped++) r->lines_first = *loc;
-        } else if (first_report(r, REP_EVENT, handle)) {
-            tw_report(r->ctx.diag, TW_R_BAD_RECORD, loc,
-                      "write (W) of handle %08X: a function or line is entered and left, "
-                      "not written; such events of this handle are skipped",
-                      (unsigned)handle);
-        }
-        return;
-    }
     if (code == 'W') {
+        if (type == T1_FUNCTION || type == T1_LINE || type > T1_AUX_STATE) {
+            if (type == T1_LINE && !r->lines) { /* line areas are not read: skipped as they are */
+                if (!r->lines_skipped++) r->lines_first = *loc;
+            } else if (first_report(r, REP_EVENT, handle)) {
+                tw_report(r->ctx.diag, TW_R_BAD_RECORD, loc,
+                          "write (W) of handle %08X: a function or line is entered and left, "
+                          "not written; such events of this handle are skipped",
+                          (unsigned)handle);
+            }
+            return;
+        }
         bool aux = type == T1_AUX || type == T1_AUX_STATE;
         const area *a = plain_area(r, handle);
         const tw_str *name = type == T1_STATE || type == T1_AUX_STATE ? state_var(r, handle, loc)
@@ -1777,12 +1776,18 @@ static void put_text(t1_writer *w, tw_output *o, const tw_str *s) {
         tw_loss_add(w->ctx.loss, "line breaks in names (written as spaces)", 1);
 }
 
+/* Whether a name, written on one line (line breaks as spaces), would start
+ * a section at the start of a line ("* "). */
+static bool starts_section(const char *s, size_t n) {
+    return n >= 2 && s[0] == '*' && (s[1] == ' ' || s[1] == '\n' || s[1] == '\r');
+}
+
 /* A context's name: its thread name, or "thread N" (also for a name that
  * would start a section, which a .BIN's companion, whose names are not
  * aliased, may have: alias_contexts()). */
 static void put_context(t1_writer *w, tw_output *o, const wthread *t) {
     if (t->alias) tw_out_write(o, t->alias->s, t->alias->len);
-    else if (t->name && !(t->name->len >= 2 && t->name->s[0] == '*' && t->name->s[1] == ' '))
+    else if (t->name && !starts_section(t->name->s, t->name->len))
         put_text(w, o, t->name);
     else tw_out_printf(o, "thread %llu", (unsigned long long)t->tid);
 }
@@ -1906,20 +1911,20 @@ static int alias_contexts(t1_writer *w, wthread **ctxs, size_t nctx, bool multi)
                 for (size_t k = 0; k < b.len; k++)
                     if (b.p[k] == '\n' || b.p[k] == '\r') b.p[k] = ' ';
                 s = wintern(w, b.p, b.len);
-                bool starts_section = b.len >= 2 && b.p[0] == '*' && b.p[1] == ' ';
-                if (starts_section)
-                    tw_loss_add(w->ctx.loss,
-                                "thread names starting with '* ', which would start a section "
-                                "(written as thread N)",
-                                1);
-                for (unsigned k = 1; s && (starts_section || (!s->len && t->tid && multi) ||
+                bool opens_section = starts_section(b.p, b.len), force = opens_section;
+                for (unsigned k = 1; s && (force || (!s->len && t->tid && multi) ||
                                            tw_u64map_get(&taken, s->id)); k++) {
-                    starts_section = false;
+                    force = false;
                     if (k == 1) snprintf(dflt, sizeof dflt, "thread %llu", (unsigned long long)t->tid);
                     else snprintf(dflt, sizeof dflt, "thread %llu (%u)", (unsigned long long)t->tid, k);
                     s = t->alias = wintern(w, dflt, strlen(dflt));
                 }
-                if (t->alias && !(t->name->len >= 2 && t->name->s[0] == '*' && t->name->s[1] == ' '))
+                if (opens_section)
+                    tw_loss_add(w->ctx.loss,
+                                "thread names starting with '* ', which would start a section "
+                                "(written as thread N)",
+                                1);
+                else if (t->alias)
                     tw_loss_add(w->ctx.loss, "thread names that are empty or another context's (written as thread N)",
                                 1);
             }

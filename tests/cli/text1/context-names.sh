@@ -14,3 +14,8 @@ tracewright validate star.txt; echo "exit $?"
 tracewright convert -t text1-bin -o bin.BIN star.jsonl 2>/dev/null; echo "exit $?"
 sed -n '/^\* CONTEXTS/,/^\* HANDLE/p' bin.txt
 tracewright validate bin.BIN; echo "exit $?"
+# so does a name whose line break after the '*' would be written as a space
+printf '%s\n' '{"ts":0,"kind":"meta","pid":0,"tid":0,"name":"thread_name","msg":"*\nworker"}' \
+    '{"ts":0,"kind":"begin","pid":0,"tid":0,"name":"f"}' '{"ts":5,"kind":"end","pid":0,"tid":0,"name":"f"}' >nl.jsonl
+tracewright convert -t text1-bin --names=nl.txt -o nl.BIN nl.jsonl 2>/dev/null; echo "exit $?"
+sed -n '/^\* CONTEXTS/,/^\* HANDLE/p' nl.txt
